@@ -1,0 +1,29 @@
+package dev.switchboard.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code switchboard} command line. */
+@Command(
+        name = "switchboard",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "A2A gateway and chat bridge.",
+        subcommands = {DemoCommand.class})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        int code = new CommandLine(new Main()).execute(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+}

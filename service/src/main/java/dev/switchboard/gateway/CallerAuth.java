@@ -1,0 +1,63 @@
+package dev.switchboard.gateway;
+
+import io.vertx.core.http.HttpServerRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * G11: who is calling. With API keys configured, a caller must send {@code Authorization: Bearer
+ * <key>} and is known by the key's name; without keys, by its remote address. Keys are compared in
+ * constant time and never logged.
+ */
+public final class CallerAuth {
+
+    /** A named API key. */
+    public record ApiKey(String name, String key) {
+        @Override
+        public String toString() {
+            return "ApiKey[name=" + name + ", key=***]";
+        }
+    }
+
+    private final List<ApiKey> keys;
+
+    public CallerAuth(List<ApiKey> keys) {
+        this.keys = List.copyOf(keys);
+    }
+
+    public boolean required() {
+        return !keys.isEmpty();
+    }
+
+    /** The caller id, or empty when keys are required and none matched. */
+    public Optional<String> callerId(HttpServerRequest request) {
+        if (keys.isEmpty()) {
+            return Optional.of(request.remoteAddress() == null ? "unknown" : request.remoteAddress().hostAddress());
+        }
+        String presented = bearer(request.getHeader("Authorization"));
+        if (presented == null) {
+            return Optional.empty();
+        }
+        byte[] p = presented.getBytes(StandardCharsets.UTF_8);
+        String match = null;
+        for (ApiKey k : keys) {
+            // check every key so that timing does not tell which one matched
+            if (MessageDigest.isEqual(p, k.key().getBytes(StandardCharsets.UTF_8))) {
+                match = k.name();
+            }
+        }
+        return Optional.ofNullable(match);
+    }
+
+    /** The token of an {@code Authorization: Bearer} header, or null. */
+    public static String bearer(String authorization) {
+        if (authorization == null || authorization.length() < 8
+                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        String token = authorization.substring(7).trim();
+        return token.isEmpty() ? null : token;
+    }
+}

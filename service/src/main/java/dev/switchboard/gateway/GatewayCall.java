@@ -1,0 +1,397 @@
+package dev.switchboard.gateway;
+
+import dev.switchboard.protocol.jsonrpc.JsonRpcError;
+import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.registry.RegisteredAgent;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.ext.web.RoutingContext;
+import java.net.ConnectException;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One forwarded call, from the upstream request to the last byte relayed. All of its callbacks run
+ * on the caller's event loop, so its fields need no locking. {@link #finish} runs exactly once and
+ * releases the concurrency slot on every path: reply, agent error, timeout, idle stream, caller gone.
+ */
+final class GatewayCall {
+
+    private static final List<String> RELAYED_REPLY_HEADERS =
+            List.of("A2A-Extensions", "X-A2A-Extensions", "A2A-Version", "Retry-After");
+
+    private final Vertx vertx;
+    private final HttpClientAgent client;
+    private final RoutingContext ctx;
+    private final HttpServerResponse response;
+    private final RegisteredAgent agent;
+    private final AgentLimits limits;
+    private final RoutingFields fields;
+    private final Buffer body;
+    private final ConcurrencyLimiter.Permit permit;
+    private final MultiMap outboundHeaders;
+    private final GatewayMetrics metrics;
+    private final GatewaySettings settings;
+    private final long started;
+
+    private HttpClientRequest upstream;
+    private long timeoutTimer = -1;
+    private long streamTimer = -1;
+    private boolean done;
+    private boolean streaming;
+    private boolean streamHeadersSent;
+    private long lastAgentEventNanos;
+    private long lastWriteNanos;
+    private AtomicInteger openStreams;
+
+    GatewayCall(Vertx vertx, HttpClientAgent client, RoutingContext ctx, RegisteredAgent agent, RoutingFields fields,
+            Buffer body, ConcurrencyLimiter.Permit permit, MultiMap outboundHeaders, GatewayMetrics metrics,
+            GatewaySettings settings, long started) {
+        this.vertx = vertx;
+        this.client = client;
+        this.ctx = ctx;
+        this.response = ctx.response();
+        this.agent = agent;
+        this.limits = agent.limits();
+        this.fields = fields;
+        this.body = body;
+        this.permit = permit;
+        this.outboundHeaders = outboundHeaders;
+        this.metrics = metrics;
+        this.settings = settings;
+        this.started = started;
+    }
+
+    void start() {
+        long timeoutMs = TimeoutChain.millis(fields.timeoutSeconds(), limits.defaultTimeoutSeconds(), limits.maxTimeoutSeconds());
+        timeoutTimer = vertx.setTimer(timeoutMs, t -> {
+            timeoutTimer = -1;
+            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
+        });
+        response.closeHandler(v -> {
+            if (!done) {
+                finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
+            }
+        });
+        RequestOptions options = new RequestOptions()
+                .setMethod(HttpMethod.POST)
+                .setAbsoluteURI(targetUrl())
+                .setHeaders(outboundHeaders)
+                .setFollowRedirects(false)
+                .setConnectTimeout(Math.min(timeoutMs, settings.connectTimeout().toMillis()));
+        client.request(options)
+                .compose(req -> {
+                    if (done) {
+                        req.reset();
+                        return io.vertx.core.Future.failedFuture("call already finished");
+                    }
+                    upstream = req;
+                    return req.send(body);
+                })
+                .onSuccess(this::onReply)
+                .onFailure(this::onUpstreamFailure);
+    }
+
+    private String targetUrl() {
+        String query = ctx.request().query();
+        if (query == null || query.isEmpty()) {
+            return agent.url();
+        }
+        return agent.url() + (agent.url().contains("?") ? "&" : "?") + query;
+    }
+
+    private void onReply(HttpClientResponse reply) {
+        if (done) {
+            return;
+        }
+        String type = reply.getHeader("Content-Type");
+        boolean sse = reply.statusCode() == 200 && type != null
+                && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+        if (sse && !fields.isNotification()) {
+            relayStream(reply);
+        } else {
+            collect(reply);
+        }
+    }
+
+    // ---- plain replies ----
+
+    private void collect(HttpClientResponse reply) {
+        long limit = limits.maxResponseBytes();
+        String declared = reply.getHeader("Content-Length");
+        if (declared != null && parseLong(declared) > limit) {
+            tooLarge();
+            return;
+        }
+        Buffer collected = Buffer.buffer();
+        reply.handler(chunk -> {
+            if (done) {
+                return;
+            }
+            if (collected.length() + chunk.length() > limit) {
+                tooLarge();
+                return;
+            }
+            collected.appendBuffer(chunk);
+        });
+        reply.exceptionHandler(this::onUpstreamFailure);
+        reply.endHandler(v -> {
+            if (!done) {
+                deliver(reply, collected);
+            }
+        });
+    }
+
+    private void deliver(HttpClientResponse reply, Buffer collected) {
+        int status = reply.statusCode();
+        if (fields.isNotification()) {
+            response.setStatusCode(204).end();
+            finish(status < 300 ? GatewayMetrics.Outcome.OK : GatewayMetrics.Outcome.AGENT_HTTP_ERROR);
+            return;
+        }
+        ReplyShape shape = ReplyShape.of(collected);
+        if (status >= 200 && status < 300 || shape != ReplyShape.NOT_JSON_RPC) {
+            // the agent answered: relay its bytes and status unchanged (an application error included)
+            response.setStatusCode(status);
+            String type = reply.getHeader("Content-Type");
+            response.putHeader("Content-Type", type != null ? type : "application/json");
+            copyReplyHeaders(reply);
+            response.end(collected);
+            finish(shape == ReplyShape.ERROR ? GatewayMetrics.Outcome.APPLICATION_ERROR : GatewayMetrics.Outcome.OK);
+            return;
+        }
+        if (status == 502 || status == 503) {
+            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
+                    "agent unavailable: " + agent.id() + " answered HTTP " + status,
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
+        } else if (status == 504) {
+            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT,
+                    "agent timeout: " + agent.id() + " answered HTTP 504",
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
+        } else {
+            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
+                    "agent error: " + agent.id() + " answered HTTP " + status + " without a JSON-RPC body",
+                    GatewayException.Kind.AGENT_HTTP_ERROR), GatewayMetrics.Outcome.AGENT_HTTP_ERROR);
+        }
+    }
+
+    private void copyReplyHeaders(HttpClientResponse reply) {
+        for (String name : RELAYED_REPLY_HEADERS) {
+            List<String> values = reply.headers().getAll(name);
+            if (!values.isEmpty()) {
+                response.putHeader(name, values);
+            }
+        }
+    }
+
+    private void tooLarge() {
+        fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
+                "response too large: " + agent.id() + " sent more than " + limits.maxResponseBytes() + " bytes",
+                GatewayException.Kind.TRANSPORT_FINAL), GatewayMetrics.Outcome.TOO_LARGE);
+    }
+
+    // ---- streams ----
+
+    /**
+     * Relays SSE frame by frame. Headers go to the caller with the first frame (or the first
+     * keepalive), so an agent that fails before any event is still answered with plain JSON-RPC.
+     */
+    private void relayStream(HttpClientResponse reply) {
+        cancelTimeout();
+        streaming = true;
+        openStreams = metrics.openStreams(agent.id());
+        openStreams.incrementAndGet();
+        lastAgentEventNanos = System.nanoTime();
+        lastWriteNanos = lastAgentEventNanos;
+        SseFrameSplitter splitter = new SseFrameSplitter(limits.maxResponseBytes());
+        String type = reply.getHeader("Content-Type");
+        reply.handler(chunk -> {
+            if (done) {
+                return;
+            }
+            List<Buffer> frames;
+            try {
+                frames = splitter.feed(chunk);
+            } catch (IllegalStateException tooBig) {
+                tooLarge();
+                return;
+            }
+            if (frames.isEmpty()) {
+                return;
+            }
+            lastAgentEventNanos = System.nanoTime();
+            sendStreamHeaders(type, reply);
+            for (Buffer frame : frames) {
+                response.write(frame);
+            }
+            lastWriteNanos = lastAgentEventNanos;
+            if (response.writeQueueFull()) {
+                reply.pause();
+                response.drainHandler(v -> reply.resume());
+            }
+        });
+        reply.exceptionHandler(this::onUpstreamFailure);
+        reply.endHandler(v -> {
+            if (done) {
+                return;
+            }
+            if (!streamHeadersSent) {
+                // the agent opened a stream and closed it without one event
+                fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
+                        "agent closed the stream without sending an event: " + agent.id(),
+                        GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
+                return;
+            }
+            Buffer rest = splitter.remainder();
+            if (rest.length() > 0) {
+                response.write(rest);
+            }
+            response.end();
+            finish(GatewayMetrics.Outcome.OK);
+        });
+        long keepaliveNanos = settings.keepaliveInterval().toNanos();
+        long idleNanos = limits.streamIdleTimeoutSeconds() * 1_000_000_000L;
+        long tick = Math.max(50, Math.min(settings.keepaliveInterval().toMillis(), idleNanos / 1_000_000L) / 3);
+        streamTimer = vertx.setPeriodic(tick, t -> {
+            if (done) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (now - lastAgentEventNanos >= idleNanos) {
+                idle();
+            } else if (now - lastWriteNanos >= keepaliveNanos) {
+                sendStreamHeaders(type, reply);
+                response.write(": keepalive\n\n");
+                lastWriteNanos = now;
+            }
+        });
+    }
+
+    private void sendStreamHeaders(String type, HttpClientResponse reply) {
+        if (streamHeadersSent) {
+            return;
+        }
+        streamHeadersSent = true;
+        metrics.record(agent.id(), fields.method(), GatewayMetrics.Outcome.OK, System.nanoTime() - started);
+        response.setStatusCode(200)
+                .setChunked(true)
+                .putHeader("Content-Type", type)
+                .putHeader("Cache-Control", "no-cache")
+                .putHeader("X-Accel-Buffering", "no");
+        copyReplyHeaders(reply);
+    }
+
+    private void idle() {
+        if (!streamHeadersSent) {
+            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT,
+                    "agent timeout: " + agent.id() + " sent no event for " + limits.streamIdleTimeoutSeconds() + " s",
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.IDLE_TIMEOUT);
+            return;
+        }
+        resetUpstream();
+        response.end();
+        finish(GatewayMetrics.Outcome.IDLE_TIMEOUT);
+    }
+
+    // ---- failures and the one way out ----
+
+    private void onUpstreamFailure(Throwable cause) {
+        if (done) {
+            return;
+        }
+        if (streamHeadersSent) {
+            // mid-stream: the caller already has events; all we can do is end the stream
+            response.end();
+            finish(GatewayMetrics.Outcome.UNREACHABLE);
+            return;
+        }
+        boolean timeout = cause instanceof TimeoutException
+                || (cause.getMessage() != null && cause.getMessage().toLowerCase(Locale.ROOT).contains("timeout"));
+        String why = cause instanceof ConnectException ? "connection refused" : describe(cause);
+        if (timeout) {
+            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
+        } else {
+            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
+                    "agent unreachable: " + agent.id() + ": " + why,
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
+        }
+    }
+
+    private static String describe(Throwable cause) {
+        String m = cause.getMessage();
+        return m == null || m.isBlank() ? cause.getClass().getSimpleName() : m;
+    }
+
+    /** Answers the caller with a gateway error (when it can still be answered) and finishes. */
+    private void fail(GatewayException error, GatewayMetrics.Outcome outcome) {
+        if (done) {
+            return;
+        }
+        resetUpstream();
+        if (streamHeadersSent) {
+            response.end();
+        } else if (fields.isNotification()) {
+            if (!response.ended() && !response.closed()) {
+                response.setStatusCode(204).end();
+            }
+        } else {
+            GatewayHandler.respondError(response, error, 200, false);
+        }
+        finish(outcome);
+    }
+
+    private void finish(GatewayMetrics.Outcome outcome) {
+        if (done) {
+            return;
+        }
+        done = true;
+        cancelTimeout();
+        if (streamTimer != -1) {
+            vertx.cancelTimer(streamTimer);
+            streamTimer = -1;
+        }
+        if (outcome == GatewayMetrics.Outcome.CALLER_DISCONNECTED) {
+            resetUpstream();
+        }
+        if (streaming) {
+            openStreams.decrementAndGet();
+        }
+        permit.release();
+        if (!(streaming && streamHeadersSent && outcome == GatewayMetrics.Outcome.OK)) {
+            // a relayed stream's OK was recorded with its first event
+            metrics.record(agent.id(), fields.method(), outcome, streamHeadersSent ? -1 : System.nanoTime() - started);
+        }
+    }
+
+    private void cancelTimeout() {
+        if (timeoutTimer != -1) {
+            vertx.cancelTimer(timeoutTimer);
+            timeoutTimer = -1;
+        }
+    }
+
+    private void resetUpstream() {
+        if (upstream != null) {
+            upstream.reset();
+        }
+    }
+
+    private static long parseLong(String s) {
+        try {
+            return Long.parseLong(s.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

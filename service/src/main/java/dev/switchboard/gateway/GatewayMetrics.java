@@ -1,0 +1,92 @@
+package dev.switchboard.gateway;
+
+import dev.switchboard.protocol.A2aMethod;
+import dev.switchboard.registry.AgentRegistry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * G12: the gateway's meters, per agent and method. Method labels are the A2A names (either version)
+ * or "other", and unknown agent ids are labelled "unknown", so a caller cannot grow the label set.
+ */
+public final class GatewayMetrics {
+
+    /** How a gateway call ended. */
+    public enum Outcome {
+        OK, APPLICATION_ERROR, AGENT_HTTP_ERROR, TIMEOUT, UNREACHABLE, BUSY, TOO_LARGE, NOT_FOUND,
+        INVALID_REQUEST, UNAUTHORIZED, CALLER_DISCONNECTED, IDLE_TIMEOUT;
+
+        String label() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private final MeterRegistry meters;
+    private final AgentRegistry agents;
+    private final ConcurrentHashMap<String, AtomicInteger> openStreams = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Boolean> inFlightGauges = new ConcurrentHashMap<>();
+
+    public GatewayMetrics(MeterRegistry meters, AgentRegistry agents) {
+        this.meters = meters;
+        this.agents = agents;
+    }
+
+    public static String methodLabel(String method) {
+        return method != null && A2aMethod.fromName(method).isPresent() ? method : "other";
+    }
+
+    public void record(String agentLabel, String method, Outcome outcome, long nanos) {
+        String m = methodLabel(method);
+        Counter.builder("switchboard_gateway_requests_total")
+                .description("Gateway calls by agent, method and outcome")
+                .tags("agent", agentLabel, "method", m, "outcome", outcome.label())
+                .register(meters)
+                .increment();
+        if (nanos >= 0) {
+            Timer.builder("switchboard_gateway_request_duration_seconds")
+                    .description("Gateway call latency: to the end of the reply, or to the first event of a stream")
+                    .tags("agent", agentLabel, "method", m)
+                    .publishPercentileHistogram()
+                    .register(meters)
+                    .record(Duration.ofNanos(nanos));
+        }
+        if (outcome == Outcome.BUSY) {
+            Counter.builder("switchboard_gateway_rejections_total")
+                    .description("Calls refused because the agent's concurrency cap was reached")
+                    .tags("agent", agentLabel, "reason", "busy")
+                    .register(meters)
+                    .increment();
+        }
+    }
+
+    /** Registers the in-flight gauge of an agent once; it reads the agent's limiter. */
+    public void watchInFlight(String agentId) {
+        inFlightGauges.computeIfAbsent(agentId, id -> {
+            Gauge.builder("switchboard_gateway_in_flight", agents.limiter(id), l -> l.inFlight())
+                    .description("Calls in flight (sync and streams) per agent")
+                    .tag("agent", id)
+                    .register(meters);
+            return Boolean.TRUE;
+        });
+    }
+
+    public AtomicInteger openStreams(String agentId) {
+        return openStreams.computeIfAbsent(agentId, id -> {
+            AtomicInteger n = new AtomicInteger();
+            Gauge.builder("switchboard_gateway_streams_open", n, AtomicInteger::get)
+                    .description("SSE streams being relayed per agent")
+                    .tag("agent", id)
+                    .register(meters);
+            return n;
+        });
+    }
+
+    public int inFlight(String agentId) {
+        return agents.limiter(agentId).inFlight();
+    }
+}
