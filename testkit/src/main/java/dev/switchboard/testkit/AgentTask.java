@@ -1,0 +1,156 @@
+package dev.switchboard.testkit;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.protocol.model.Artifact;
+import dev.switchboard.protocol.model.Message;
+import dev.switchboard.protocol.model.Part;
+import dev.switchboard.protocol.model.Role;
+import dev.switchboard.protocol.model.StreamEvent;
+import dev.switchboard.protocol.model.Task;
+import dev.switchboard.protocol.model.TaskArtifactUpdateEvent;
+import dev.switchboard.protocol.model.TaskState;
+import dev.switchboard.protocol.model.TaskStatus;
+import dev.switchboard.protocol.model.TaskStatusUpdateEvent;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * One task held by a test agent: its status, artifacts and history, and the streams listening to it.
+ * Requests of one agent may arrive on several event loops, so every change is made under the task's
+ * lock and listeners hear events in the order they happened.
+ */
+final class AgentTask {
+
+    private final String id;
+    private final String contextId;
+    private final long sequence;
+    private final String artifactId = "artifact-" + UUID.randomUUID();
+    private final List<Message> history = new ArrayList<>();
+    private final List<Artifact> artifacts = new ArrayList<>();
+    private final List<Consumer<StreamEvent>> listeners = new CopyOnWriteArrayList<>();
+    private TaskStatus status;
+
+    AgentTask(String id, String contextId, long sequence) {
+        this.id = id;
+        this.contextId = contextId;
+        this.sequence = sequence;
+        this.status = new TaskStatus(TaskState.SUBMITTED, null, now());
+    }
+
+    String id() {
+        return id;
+    }
+
+    String contextId() {
+        return contextId;
+    }
+
+    /** Creation order, the tie-breaker when two status timestamps are equal. */
+    long sequence() {
+        return sequence;
+    }
+
+    synchronized TaskStatus status() {
+        return status;
+    }
+
+    synchronized void addUserMessage(Message message) {
+        history.add(message.withIds(contextId, id));
+    }
+
+    /** Moves to {@code state} and tells the listeners; a terminal task never changes again. */
+    synchronized void setStatus(TaskState state, String text, ObjectNode metadata) {
+        if (status.state().isTerminal()) {
+            return;
+        }
+        Message message = null;
+        if (text != null) {
+            message = new Message("status-" + UUID.randomUUID(), Role.AGENT, List.of(Part.text(text)), contextId, id,
+                    metadata, null, null);
+            history.add(message);
+        }
+        status = new TaskStatus(state, message, now());
+        boolean closing = state.isTerminal() || state.isInterrupted();
+        publish(new TaskStatusUpdateEvent(id, contextId, status, closing, null));
+    }
+
+    /** Cancels an active task; false when it had already ended. */
+    synchronized boolean cancel() {
+        if (status.state().isTerminal()) {
+            return false;
+        }
+        setStatus(TaskState.CANCELED, null, null);
+        return true;
+    }
+
+    /** Adds a chunk of the task's one artifact: appended to it, or replacing it. */
+    synchronized void addChunk(String text, boolean append, boolean lastChunk) {
+        if (status.state().isTerminal()) {
+            return;
+        }
+        Artifact chunk = new Artifact(artifactId, "answer", null, List.of(Part.text(text)), null, null);
+        if (append && !artifacts.isEmpty()) {
+            Artifact earlier = artifacts.remove(artifacts.size() - 1);
+            List<Part> parts = new ArrayList<>(earlier.parts());
+            parts.addAll(chunk.parts());
+            artifacts.add(new Artifact(artifactId, earlier.name(), null, parts, null, null));
+        } else {
+            artifacts.clear();
+            artifacts.add(chunk);
+        }
+        publish(new TaskArtifactUpdateEvent(id, contextId, chunk, append, lastChunk, null));
+    }
+
+    /**
+     * The task as the wire shows it.
+     *
+     * @param historyLength null for all history, 0 for none (omitted), N for the newest N messages
+     * @param includeArtifacts false to omit the artifacts member (ListTasks)
+     */
+    synchronized Task snapshot(Integer historyLength, boolean includeArtifacts) {
+        List<Message> shownHistory;
+        if (historyLength == null) {
+            shownHistory = history;
+        } else if (historyLength <= 0) {
+            shownHistory = null;
+        } else {
+            shownHistory = history.subList(Math.max(0, history.size() - historyLength), history.size());
+        }
+        return new Task(id, contextId, status, includeArtifacts ? artifacts : null, shownHistory, null);
+    }
+
+    /**
+     * Hands {@code listener} the task as it is now, then every later event. Both happen under the
+     * task's lock, so no event can overtake the snapshot.
+     */
+    synchronized Task follow(Integer historyLength, Consumer<StreamEvent> listener) {
+        Task now = snapshot(historyLength, true);
+        listeners.add(listener);
+        listener.accept(now);
+        return now;
+    }
+
+    /** Hands {@code listener} every later event. */
+    void listen(Consumer<StreamEvent> listener) {
+        listeners.add(listener);
+    }
+
+    void unsubscribe(Consumer<StreamEvent> listener) {
+        listeners.remove(listener);
+    }
+
+    private void publish(StreamEvent event) {
+        for (Consumer<StreamEvent> listener : listeners) {
+            listener.accept(event);
+        }
+    }
+
+    private static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

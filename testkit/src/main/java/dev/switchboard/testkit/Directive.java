@@ -1,0 +1,41 @@
+package dev.switchboard.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.protocol.model.Message;
+
+/**
+ * The behaviour chosen for one message and the text the agent answers with.
+ *
+ * @param behavior what the agent does
+ * @param text the text to echo: the message text without its directive line, or the whole text when
+ *     nothing follows the directive
+ */
+public record Directive(Behavior behavior, String text) {
+
+    /** The metadata key that selects a behaviour, e.g. {@code {"testkit/behavior": "/slow 500"}}. */
+    public static final String METADATA_KEY = "testkit/behavior";
+
+    /**
+     * Picks the behaviour for a message: its {@value #METADATA_KEY} metadata first, then a directive on
+     * its first line, then {@code fallback}.
+     *
+     * @throws IllegalArgumentException when the metadata or the directive line is malformed
+     */
+    public static Directive of(Message message, Behavior fallback) {
+        String text = message.text();
+        JsonNode chosen = message.metadata() == null ? null : message.metadata().get(METADATA_KEY);
+        if (chosen != null && !chosen.isNull()) {
+            if (!chosen.isTextual()) {
+                throw new IllegalArgumentException("metadata " + METADATA_KEY + " must be a string directive such as \"/slow 500\"");
+            }
+            return new Directive(Behavior.parse(chosen.asText()), text);
+        }
+        int newline = text.indexOf('\n');
+        String firstLine = newline < 0 ? text : text.substring(0, newline);
+        if (!Behavior.isDirective(firstLine)) {
+            return new Directive(fallback, text);
+        }
+        String rest = newline < 0 ? "" : text.substring(newline + 1);
+        return new Directive(Behavior.parse(firstLine), rest.isEmpty() ? text : rest);
+    }
+}

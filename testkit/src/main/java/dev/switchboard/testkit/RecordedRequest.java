@@ -1,0 +1,45 @@
+package dev.switchboard.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.MultiMap;
+
+/**
+ * One HTTP request a test agent received, as it arrived. JSON-RPC fields are null when the body did
+ * not hold them (a card GET, invalid JSON, a call that is not a send).
+ *
+ * @param httpMethod e.g. POST
+ * @param path the request path, e.g. {@code /} or {@code /demo/echo/.well-known/agent-card.json}
+ * @param headers a case-insensitive copy of the request headers
+ * @param rpcMethod the JSON-RPC method, e.g. {@code SendMessage} or {@code message/send}
+ * @param id the JSON-RPC id as sent (string, number or null node); null when absent
+ * @param messageId the sent message's messageId
+ * @param contextId the sent message's contextId
+ * @param taskId the sent message's taskId
+ * @param metadata the sent message's metadata
+ * @param text the sent message's text parts joined
+ * @param body the raw request body
+ */
+public record RecordedRequest(
+        String httpMethod,
+        String path,
+        MultiMap headers,
+        String rpcMethod,
+        JsonNode id,
+        String messageId,
+        String contextId,
+        String taskId,
+        JsonNode metadata,
+        String text,
+        String body) {
+
+    /** The first value of a header, case-insensitively; null when absent. */
+    public String header(String name) {
+        return headers.get(name);
+    }
+
+    /** True for SendMessage, SendStreamingMessage and their 0.3 names. */
+    public boolean isSend() {
+        return messageId != null || "SendMessage".equals(rpcMethod) || "SendStreamingMessage".equals(rpcMethod)
+                || "message/send".equals(rpcMethod) || "message/stream".equals(rpcMethod);
+    }
+}

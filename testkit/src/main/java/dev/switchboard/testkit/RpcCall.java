@@ -1,0 +1,72 @@
+package dev.switchboard.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.protocol.codec.WireCodec;
+import dev.switchboard.protocol.jsonrpc.JsonRpcCodec;
+import dev.switchboard.protocol.jsonrpc.JsonRpcError;
+import io.vertx.ext.web.RoutingContext;
+
+/** One JSON-RPC call being answered in its version, with its id echoed as sent. */
+final class RpcCall {
+
+    private final RoutingContext ctx;
+    private final WireCodec codec;
+    private final JsonNode id;
+
+    RpcCall(RoutingContext ctx, WireCodec codec, JsonNode id) {
+        this.ctx = ctx;
+        this.codec = codec;
+        this.id = id;
+    }
+
+    WireCodec codec() {
+        return codec;
+    }
+
+    void reply(JsonNode result) {
+        json(JsonRpcCodec.result(id, result));
+    }
+
+    /** A JSON-RPC error as plain JSON with HTTP 200, as a2a-java answers every JSON-RPC error. */
+    void error(int code, String message) {
+        json(JsonRpcCodec.error(id, codec.writeError(JsonRpcError.of(code, message))));
+    }
+
+    /** A bare HTTP status with no JSON-RPC body; redirects point back at the endpoint. */
+    void httpStatus(int status, String endpointUrl) {
+        var response = ctx.response().setStatusCode(status).putHeader("Content-Type", "text/plain");
+        if (status >= 300 && status < 400) {
+            response.putHeader("Location", endpointUrl);
+        } else if (status == 401) {
+            response.putHeader("WWW-Authenticate", "Bearer");
+        }
+        response.end("testkit: HTTP " + status);
+    }
+
+    /** The stream answering a send; {@code dropAfter} cuts it after that many events, negative for never. */
+    EventStream sendStream(int dropAfter) {
+        return new EventStream(ctx.request(), codec, id, dropAfter, false);
+    }
+
+    /** The stream answering SubscribeToTask. */
+    EventStream subscription() {
+        return new EventStream(ctx.request(), codec, id, -1, true);
+    }
+
+    /** Drops the connection without any answer. */
+    void cut() {
+        ctx.request().connection().close();
+    }
+
+    /** Calls {@code onGone} when the caller hangs up before the answer. */
+    void onHangUp(Runnable onGone) {
+        ctx.response().closeHandler(v -> onGone.run());
+    }
+
+    private void json(String body) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(body);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.switchboard.testkit;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.protocol.model.TaskState;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The steps a task behaviour takes, as plain data, so the timing-free part of every behaviour can be
+ * read (and tested) apart from the timers that play it.
+ */
+public record Script(List<Step> steps) {
+
+    public Script {
+        steps = List.copyOf(steps);
+    }
+
+    /** One thing the agent does to its task. */
+    public sealed interface Step {}
+
+    /** Moves the task to {@code state}; {@code text} (may be null) becomes the agent's status message. */
+    public record SetStatus(TaskState state, String text, ObjectNode metadata) implements Step {
+        static SetStatus of(TaskState state) {
+            return new SetStatus(state, null, null);
+        }
+    }
+
+    /** Adds an artifact chunk: {@code append} adds to the artifact, otherwise it replaces it. */
+    public record AddChunk(String text, boolean append, boolean lastChunk) implements Step {}
+
+    /** Waits before the next step. */
+    public record Pause(long millis) implements Step {}
+
+    static Script echo(String text) {
+        return new Script(List.of(
+                SetStatus.of(TaskState.WORKING), new AddChunk(text, false, true), SetStatus.of(TaskState.COMPLETED)));
+    }
+
+    static Script stream(String text, int chunks, long delayMs) {
+        List<Step> steps = new ArrayList<>();
+        steps.add(SetStatus.of(TaskState.WORKING));
+        List<String> pieces = split(text, chunks);
+        for (int i = 0; i < pieces.size(); i++) {
+            if (delayMs > 0) {
+                steps.add(new Pause(delayMs));
+            }
+            steps.add(new AddChunk(pieces.get(i), i > 0, i == pieces.size() - 1));
+        }
+        steps.add(SetStatus.of(TaskState.COMPLETED));
+        return new Script(steps);
+    }
+
+    static Script slow(String text, long delayMs) {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING), new Pause(delayMs),
+                new AddChunk(text, false, true), SetStatus.of(TaskState.COMPLETED)));
+    }
+
+    static Script ask(String question) {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING), new SetStatus(TaskState.INPUT_REQUIRED, question, null)));
+    }
+
+    static Script empty() {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING), SetStatus.of(TaskState.COMPLETED)));
+    }
+
+    static Script fail(String code, String message) {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING),
+                new SetStatus(TaskState.FAILED, message, failureMetadata(code))));
+    }
+
+    static Script reject() {
+        return new Script(List.of(new SetStatus(TaskState.REJECTED, "rejected by the testkit agent", null)));
+    }
+
+    /** A numeric code is written as a JSON number, anything else as a string. */
+    private static ObjectNode failureMetadata(String code) {
+        ObjectNode metadata = JsonNodeFactory.instance.objectNode();
+        try {
+            metadata.put("code", Long.parseLong(code));
+        } catch (NumberFormatException e) {
+            metadata.put("code", code);
+        }
+        return metadata;
+    }
+
+    /** Splits {@code text} into {@code n} consecutive pieces of near-equal length; joined they give the text back. */
+    static List<String> split(String text, int n) {
+        int[] codePoints = text.codePoints().toArray();
+        List<String> pieces = new ArrayList<>(n);
+        int start = 0;
+        for (int i = 0; i < n; i++) {
+            int end = (int) ((long) codePoints.length * (i + 1) / n);
+            pieces.add(new String(codePoints, start, end - start));
+            start = end;
+        }
+        return pieces;
+    }
+}
