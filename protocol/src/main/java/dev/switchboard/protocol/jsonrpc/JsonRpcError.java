@@ -1,6 +1,7 @@
 package dev.switchboard.protocol.jsonrpc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
 
 /**
  * A JSON-RPC error object. {@code data} is any JSON value in 0.3 and an array of ProtoJSON Any
@@ -25,5 +26,25 @@ public record JsonRpcError(int code, String message, JsonNode data) {
 
     public static JsonRpcError of(int code, String message) {
         return new JsonRpcError(code, message, null);
+    }
+
+    /**
+     * The google.rpc.ErrorInfo {@code reason} the 1.0 SDKs attach to a code (domain
+     * {@code a2a-protocol.org}); empty for the plain JSON-RPC codes that carry none.
+     */
+    public static Optional<String> errorInfoReason(int code) {
+        switch (code) {
+            case INVALID_PARAMS: return Optional.of("INVALID_PARAMS");
+            case TASK_NOT_FOUND: return Optional.of("TASK_NOT_FOUND");
+            case TASK_NOT_CANCELABLE: return Optional.of("TASK_NOT_CANCELABLE");
+            case PUSH_NOTIFICATION_NOT_SUPPORTED: return Optional.of("PUSH_NOTIFICATION_NOT_SUPPORTED");
+            case UNSUPPORTED_OPERATION: return Optional.of("UNSUPPORTED_OPERATION");
+            case CONTENT_TYPE_NOT_SUPPORTED: return Optional.of("CONTENT_TYPE_NOT_SUPPORTED");
+            case INVALID_AGENT_RESPONSE: return Optional.of("INVALID_AGENT_RESPONSE");
+            case EXTENDED_CARD_NOT_CONFIGURED: return Optional.of("EXTENDED_AGENT_CARD_NOT_CONFIGURED");
+            case EXTENSION_SUPPORT_REQUIRED: return Optional.of("EXTENSION_SUPPORT_REQUIRED");
+            case VERSION_NOT_SUPPORTED: return Optional.of("VERSION_NOT_SUPPORTED");
+            default: return Optional.empty();
+        }
     }
 }
