@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+// Interop CLI built on the stock @a2a-js/sdk 1.3.0 client (ClientFactory + DefaultAgentCardResolver).
+// It is configured ONLY with an agent card URL; the SDK picks the endpoint from the card.
+//
+//   node client.mjs --card <cardUrl> --mode 1.0|0.3 --op send|stream|get|cancel --text <text>
+//                   [--task-id ID] [--context-id ID] [--message-id ID] [--history-length N]
+//
+// stdout: one JSON object per line, each in the 1.0 ProtoJSON StreamResponse shape produced by the SDK's
+// own serializer (`StreamResponse.toJSON`), whatever the wire version was (the 0.3 transport translates
+// to the SDK's 1.0 model):
+//   send   → one line: {"task":{…}} or {"message":{…}}
+//   stream → one line per event: {"task"|"message"|"statusUpdate"|"artifactUpdate":{…}}
+//   get    → one line: {"task":{…}}
+//   cancel → one line: {"task":{…}}
+// Exit 0 on success. On error one line {"error":{"code":<number|null>,"message":"…"}} and exit 1
+// (code is the JSON-RPC error code the SDK reports, null for non-JSON-RPC failures such as network errors).
+// Usage errors exit 2.
+
+import { Role, StreamResponse } from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
+
+const USAGE =
+  'usage: node client.mjs --card <cardUrl> --mode 1.0|0.3 --op send|stream|get|cancel --text <text> ' +
+  '[--task-id ID] [--context-id ID] [--message-id ID] [--history-length N]\n';
+
+function usage(msg) {
+  if (msg) process.stderr.write(`client.mjs: ${msg}\n`);
+  process.stderr.write(USAGE);
+  process.exit(2);
+}
+
+function parseArgs(argv) {
+  const names = {
+    '--card': 'card', '--mode': 'mode', '--op': 'op', '--text': 'text', '--task-id': 'taskId',
+    '--context-id': 'contextId', '--message-id': 'messageId', '--history-length': 'historyLength',
+  };
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--help' || argv[i] === '-h') usage();
+    const key = names[argv[i]];
+    if (!key) usage(`unknown argument ${argv[i]}`);
+    if (i + 1 >= argv.length) usage(`missing value for ${argv[i]}`);
+    out[key] = argv[++i];
+  }
+  if (!out.card) usage('--card is required');
+  if (out.mode !== '1.0' && out.mode !== '0.3') usage('--mode must be 1.0 or 0.3');
+  if (!['send', 'stream', 'get', 'cancel'].includes(out.op)) usage('--op must be send, stream, get or cancel');
+  if ((out.op === 'send' || out.op === 'stream') && out.text === undefined) usage('--text is required for send/stream');
+  if ((out.op === 'get' || out.op === 'cancel') && !out.taskId) usage('--task-id is required for get/cancel');
+  return out;
+}
+
+function print(payload) {
+  process.stdout.write(JSON.stringify(StreamResponse.toJSON({ payload })) + '\n');
+}
+
+function isLegacy(version) {
+  return typeof version === 'string' && /^0\./.test(version.trim());
+}
+
+async function makeClient(cardUrl, mode) {
+  const legacyCompat = { enabled: true };
+  const resolver = new DefaultAgentCardResolver({ legacyCompat });
+  // Full card URL, empty path: the resolver fetches exactly this URL (it sends `A2A-Version: 1.0`
+  // and, with legacyCompat, translates a 0.3-shaped card, stamping its interfaces protocolVersion 0.3).
+  const card = await resolver.resolve(cardUrl, '');
+  // The SDK's ClientFactory always prefers a 1.0 interface when a card lists both versions for one
+  // binding. To make it speak the requested version we keep only the card's interfaces of that
+  // version; the transport factory (legacyCompat) then instantiates the v0.3 transport for 0.3 ones.
+  const wanted = (card.supportedInterfaces ?? []).filter((i) =>
+    mode === '0.3' ? isLegacy(i.protocolVersion) : !isLegacy(i.protocolVersion)
+  );
+  if (wanted.length === 0) {
+    throw Object.assign(new Error(`agent card at ${cardUrl} lists no A2A ${mode} interface`), { envelopeCode: null });
+  }
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      cardResolver: resolver,
+      transports: [new JsonRpcTransportFactory({ legacyCompat })],
+      preferredTransports: ['JSONRPC'],
+    })
+  );
+  return factory.createFromAgentCard({ ...card, supportedInterfaces: wanted });
+}
+
+function userMessage(args) {
+  return {
+    messageId: args.messageId ?? crypto.randomUUID(),
+    contextId: args.contextId ?? '',
+    taskId: args.taskId ?? '',
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: args.text }, metadata: undefined, filename: '', mediaType: '' }],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}
+
+function sendRequest(args) {
+  return { tenant: '', message: userMessage(args), configuration: undefined, metadata: undefined };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const client = await makeClient(args.card, args.mode);
+  const historyLength = args.historyLength !== undefined ? Number(args.historyLength) : undefined;
+  switch (args.op) {
+    case 'send': {
+      const result = await client.sendMessage(sendRequest(args));
+      print('messageId' in result && 'role' in result
+        ? { $case: 'message', value: result }
+        : { $case: 'task', value: result });
+      break;
+    }
+    case 'stream': {
+      for await (const event of client.sendMessageStream(sendRequest(args))) {
+        process.stdout.write(JSON.stringify(StreamResponse.toJSON(event)) + '\n');
+      }
+      break;
+    }
+    case 'get': {
+      const task = await client.getTask({ tenant: '', id: args.taskId, historyLength });
+      print({ $case: 'task', value: task });
+      break;
+    }
+    case 'cancel': {
+      const task = await client.cancelTask({ tenant: '', id: args.taskId, metadata: undefined });
+      print({ $case: 'task', value: task });
+      break;
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    let code = null;
+    if (err && typeof err.envelopeCode === 'number') code = err.envelopeCode;
+    else if (err && typeof err.code === 'number') code = err.code;
+    const message = (err && err.message) || String(err);
+    process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
+    if (process.env.A2A_CLIENT_DEBUG) process.stderr.write(`${err && err.stack}\n`);
+    process.exit(1);
+  }
+);
