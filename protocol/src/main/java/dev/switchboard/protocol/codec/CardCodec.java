@@ -64,19 +64,13 @@ public final class CardCodec {
     }
 
     /**
-     * The hybrid card a2a-js serves when no A2A-Version is asked for: the 0.3 top-level url,
-     * preferredTransport and protocolVersion plus the full 1.0 supportedInterfaces. The 0.3 members
-     * name the first 0.3 interface (the first interface when none is 0.3).
+     * The hybrid card a2a-js serves when no A2A-Version is asked for: the 0.3 card (top-level url,
+     * preferredTransport, protocolVersion "0.3", 0.3 capabilities and security shapes) plus the full
+     * 1.0 supportedInterfaces, which is all a 1.0 client reads. The 0.3 members name the first 0.3
+     * interface (the first interface when none is 0.3). Like a2a-js, no additionalInterfaces.
      */
     public static JsonNode writeHybrid(AgentCard card) {
-        ObjectNode o = write(card, ProtocolVersion.V1_0);
-        List<AgentInterface> v03 = interfacesFor03(card);
-        if (!v03.isEmpty()) {
-            o.put("url", v03.get(0).url());
-            o.put("preferredTransport", binding(v03.get(0)));
-            o.put("protocolVersion", ProtocolVersion.V0_3.label());
-        }
-        return o;
+        return write(card, ProtocolVersion.V0_3, true);
     }
 
     /**
@@ -92,30 +86,30 @@ public final class CardCodec {
     }
 
     static ObjectNode write(AgentCard card, ProtocolVersion version) {
+        return write(card, version, false);
+    }
+
+    private static ObjectNode write(AgentCard card, ProtocolVersion version, boolean hybrid) {
         boolean v10 = version == ProtocolVersion.V1_0;
         ObjectNode o = Json.object();
         ModelCodec.putString(o, "name", card.name());
         ModelCodec.putString(o, "description", card.description());
         if (v10) {
-            ArrayNode interfaces = o.putArray("supportedInterfaces");
-            for (AgentInterface i : card.interfaces()) {
-                ObjectNode io = interfaces.addObject();
-                ModelCodec.putString(io, "url", i.url());
-                io.put("protocolBinding", binding(i));
-                ModelCodec.putString(io, "protocolVersion", i.protocolVersion());
-                ModelCodec.putString(io, "tenant", i.tenant());
-            }
+            writeSupportedInterfaces(o, card);
         } else {
             List<AgentInterface> interfaces = interfacesFor03(card);
             if (!interfaces.isEmpty()) {
                 o.put("url", interfaces.get(0).url());
                 o.put("preferredTransport", binding(interfaces.get(0)));
+            }
+            if (!interfaces.isEmpty() && !hybrid) {
+                // 0.3 says additionalInterfaces should repeat the main url; a2a-java does so.
                 ArrayNode additional = o.putArray("additionalInterfaces");
                 for (AgentInterface i : interfaces) {
                     additional.addObject().put("url", i.url()).put("transport", binding(i));
                 }
             }
-            o.put("protocolVersion", "0.3.0");
+            o.put("protocolVersion", hybrid ? ProtocolVersion.V0_3.label() : "0.3.0");
         }
         ModelCodec.putString(o, "version", card.version());
         o.set("capabilities", writeCapabilities(card.capabilities(), v10));
@@ -125,11 +119,25 @@ public final class CardCodec {
         card.skills().forEach(s -> skills.add(writeSkill(s)));
         ModelCodec.putString(o, "documentationUrl", card.documentationUrl());
         ModelCodec.putString(o, "iconUrl", card.iconUrl());
-        if (!v10 && card.capabilities().extendedAgentCard()) {
-            o.put("supportsAuthenticatedExtendedCard", true);
+        if (!v10) {
+            o.put("supportsAuthenticatedExtendedCard", card.capabilities().extendedAgentCard());
         }
         writeExtra(o, card.extra(), v10);
+        if (hybrid) {
+            writeSupportedInterfaces(o, card);
+        }
         return o;
+    }
+
+    private static void writeSupportedInterfaces(ObjectNode o, AgentCard card) {
+        ArrayNode interfaces = o.putArray("supportedInterfaces");
+        for (AgentInterface i : card.interfaces()) {
+            ObjectNode io = interfaces.addObject();
+            ModelCodec.putString(io, "url", i.url());
+            io.put("protocolBinding", binding(i));
+            ModelCodec.putString(io, "protocolVersion", i.protocolVersion());
+            ModelCodec.putString(io, "tenant", i.tenant());
+        }
     }
 
     private static void writeExtra(ObjectNode o, ObjectNode extra, boolean v10) {

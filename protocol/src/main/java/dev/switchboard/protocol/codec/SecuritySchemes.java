@@ -48,17 +48,26 @@ final class SecuritySchemes {
         return out;
     }
 
+    /**
+     * Also takes the shape a2a-js 1.3.0 actually serves,
+     * {@code {"scheme":{"$case":"apiKeySecurityScheme","value":{…}}}} (its oneof leaks into the JSON).
+     */
     private static JsonNode schemeTo03(JsonNode scheme) {
         if (!scheme.isObject() || scheme.size() != 1) {
             return scheme;
         }
         Map.Entry<String, JsonNode> only = scheme.properties().iterator().next();
+        String wrapper = only.getKey();
+        JsonNode body = only.getValue();
+        if (wrapper.equals("scheme") && body.has("$case")) {
+            wrapper = body.path("$case").asText();
+            body = body.path("value");
+        }
         for (Map.Entry<String, String> t : WRAPPER_BY_TYPE.entrySet()) {
-            if (t.getValue().equals(only.getKey()) && only.getValue().isObject()) {
+            if (t.getValue().equals(wrapper) && body.isObject()) {
                 ObjectNode out = Json.object();
                 out.put("type", t.getKey());
-                only.getValue().properties().forEach(f ->
-                        out.set(f.getKey().equals("location") ? "in" : f.getKey(), f.getValue()));
+                body.properties().forEach(f -> out.set(f.getKey().equals("location") ? "in" : f.getKey(), f.getValue()));
                 return out;
             }
         }
