@@ -1,11 +1,10 @@
 package dev.switchboard.cli;
 
-import dev.switchboard.app.SwitchboardServer;
+import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.demo.DemoAgents;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -21,40 +20,42 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for all interfaces).")
     String host;
 
+    @Option(names = "--store", defaultValue = "sqlite:./data/switchboard-demo.db",
+            description = "The embedded store (default: ${DEFAULT-VALUE}).")
+    String store;
+
     @Override
     public Integer call() throws Exception {
         Vertx vertx = Vertx.vertx();
-        SwitchboardServer server;
+        SwitchboardApp app;
         try {
-            server = DemoAgents.startDemo(vertx, host, port).await();
+            app = DemoAgents.startDemo(vertx, host, port, store).await();
         } catch (Exception e) {
             System.err.println("switchboard demo: could not start on " + host + ":" + port + ": " + e.getMessage());
             vertx.close();
             return 1;
         }
-        printWelcome(server, System.out);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close().eventually(vertx::close).onComplete(ar -> stopped.countDown());
-            try {
-                stopped.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "switchboard-shutdown"));
-        stopped.await();
+        printWelcome(app, System.out);
+        Shutdown.awaitSignal(app, vertx);
         return 0;
     }
 
-    static void printWelcome(SwitchboardServer server, PrintStream out) {
-        String base = server.baseUrl();
+    static void printWelcome(SwitchboardApp app, PrintStream out) {
+        String base = app.baseUrl();
         out.println("Switchboard demo is running on " + base);
         out.println();
         out.println("  Health:        " + base + "/healthz");
-        out.println("  Demo agents:");
+        out.println("  Metrics:       " + base + "/metrics");
+        out.println("  Agents:        " + base + "/agents");
+        out.println("  Demo agents (gateway endpoint, then its card):");
         for (DemoAgents.Agent agent : DemoAgents.AGENTS) {
-            out.printf("    %-10s %s%n", agent.name(), base + DemoAgents.cardPath(agent.name()));
+            out.printf("    %-8s %s%n", agent.name(), base + "/a2a/" + agent.name());
+            out.printf("    %-8s %s%n", "", base + "/a2a/" + agent.name() + "/.well-known/agent-card.json");
         }
+        out.println();
+        out.println("  Try: curl -s -H 'Content-Type: application/json' -d '{\"jsonrpc\":\"2.0\",\"id\":1,"
+                + "\"method\":\"message/send\",\"params\":{\"message\":{\"kind\":\"message\",\"messageId\":\"m1\","
+                + "\"role\":\"user\",\"parts\":[{\"kind\":\"text\",\"text\":\"hello\"}]}}}' " + base + "/a2a/echo");
         out.println();
         out.println("Press Ctrl+C to stop.");
         out.flush();

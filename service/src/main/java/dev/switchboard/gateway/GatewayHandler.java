@@ -144,6 +144,12 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
     }
 
+    /** {@code POST /a2a} without an agent id. */
+    public static void missingAgentId(RoutingContext ctx) {
+        respondError(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+                "invalid request: missing agent id: POST to /a2a/{agentId}", GatewayException.Kind.REQUEST), 200, false);
+    }
+
     static void respondError(HttpServerResponse response, GatewayException e, int status, boolean retryAfter) {
         if (response.ended() || response.closed()) {
             return;

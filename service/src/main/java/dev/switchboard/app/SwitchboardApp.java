@@ -1,0 +1,198 @@
+package dev.switchboard.app;
+
+import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.gateway.CardRoutes;
+import dev.switchboard.gateway.GatewayHandler;
+import dev.switchboard.gateway.GatewayMetrics;
+import dev.switchboard.gateway.HeaderPolicy;
+import dev.switchboard.ops.HealthRoutes;
+import dev.switchboard.ops.MetricsRoutes;
+import dev.switchboard.registry.AgentOrigin;
+import dev.switchboard.registry.AgentRegistry;
+import dev.switchboard.registry.RegisteredAgent;
+import dev.switchboard.registry.RegistryRoutes;
+import dev.switchboard.store.Database;
+import dev.switchboard.store.SqlRegistrationStore;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.ext.web.Router;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running Switchboard: the store, the registry, the gateway and the ops endpoints on one HTTP
+ * server. {@code serve} and {@code demo} both start one of these.
+ */
+public final class SwitchboardApp {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SwitchboardApp.class);
+
+    private final Vertx vertx;
+    private final Router router;
+    private final Database database;
+    private final AgentRegistry registry;
+    private final PrometheusMeterRegistry meters;
+    private final HttpClientAgent client;
+    private final CardRoutes cards;
+    private SwitchboardServer server;
+    private long expiryTimer = -1;
+
+    private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
+            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards) {
+        this.vertx = vertx;
+        this.router = router;
+        this.database = database;
+        this.registry = registry;
+        this.meters = meters;
+        this.client = client;
+        this.cards = cards;
+    }
+
+    public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config) {
+        Clock clock = Clock.systemUTC();
+        return vertx.executeBlocking(() -> {
+            Database db = Database.open(config.server().store());
+            try {
+                AgentRegistry registry = new AgentRegistry(new SqlRegistrationStore(db.dataSource()),
+                        config.server().registrationTtl());
+                Instant now = clock.instant();
+                for (AgentBackendSpec b : config.backends()) {
+                    registry.putConfigured(fromConfig(b, config, now));
+                }
+                return new Object[] {db, registry};
+            } catch (RuntimeException e) {
+                db.close();
+                throw e;
+            }
+        }).compose(parts -> {
+            Database db = (Database) parts[0];
+            AgentRegistry registry = (AgentRegistry) parts[1];
+            PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+            new JvmMemoryMetrics().bindTo(meters);
+            new JvmThreadMetrics().bindTo(meters);
+            HttpClientAgent client = vertx.httpClientBuilder()
+                    .with(new HttpClientOptions()
+                            .setKeepAlive(true)
+                            .setDecompressionSupported(false)
+                            .setMaxInitialLineLength(8192))
+                    // streams hold their connection for their whole life; each agent's cap bounds its share
+                    .with(new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1))
+                    .build();
+            Router router = Router.router(vertx);
+            CardRoutes cards = new CardRoutes(client, registry, Version.current());
+            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards);
+            app.mountRoutes(config, clock);
+            return SwitchboardServer.start(vertx, router, config.server().host(), config.server().port())
+                    .map(server -> {
+                        app.server = server;
+                        app.startExpiry(clock);
+                        return app;
+                    })
+                    .onFailure(e -> app.closeResources());
+        });
+    }
+
+    private void mountRoutes(SwitchboardConfig config, Clock clock) {
+        CallerAuth auth = new CallerAuth(config.server().apiKeys());
+        GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry);
+        HealthRoutes.mount(router);
+        MetricsRoutes.mount(router, meters);
+        new RegistryRoutes(vertx, registry, config.server().adminToken(), auth, clock, cards::invalidate).mount(router);
+        cards.mount(router);
+        GatewayHandler gateway = new GatewayHandler(vertx, client, registry,
+                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway());
+        router.post("/a2a/:agentId").handler(gateway);
+        router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")
+                .putHeader("Content-Type", "application/json")
+                .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}"));
+        router.post("/a2a").handler(GatewayHandler::missingAgentId);
+        router.post("/a2a/").handler(GatewayHandler::missingAgentId);
+    }
+
+    /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
+    private void startExpiry(Clock clock) {
+        long period = Math.max(100, Math.min(5_000, registry.ttl().toMillis() / 3));
+        expiryTimer = vertx.setPeriodic(period, t -> vertx.executeBlocking(() -> registry.expire(clock.instant()))
+                .onSuccess(expired -> {
+                    if (!expired.isEmpty()) {
+                        LOG.info("registrations expired without a heartbeat: {}", expired);
+                        cards.invalidate();
+                    }
+                })
+                .onFailure(e -> LOG.warn("registry expiry failed: {}", e.getMessage())));
+    }
+
+    /** Config-file agents: static headers plus the bearer token of their tokenSecretRef, if any. */
+    static RegisteredAgent fromConfig(AgentBackendSpec b, SwitchboardConfig config, Instant now) {
+        Map<String, String> headers = new LinkedHashMap<>(b.headers());
+        if (b.tokenSecretRef() != null) {
+            headers.put("Authorization", "Bearer " + config.secret(b.tokenSecretRef()).orElseThrow());
+        }
+        return new RegisteredAgent(b.name(), b.name(), b.url(), b.description() == null ? "" : b.description(), "",
+                b.skills(), List.of("text/plain"), List.of("text/plain"), List.of(), headers, b.limits(),
+                AgentOrigin.CONFIG, now, now);
+    }
+
+    public Vertx vertx() {
+        return vertx;
+    }
+
+    public Router router() {
+        return router;
+    }
+
+    public AgentRegistry registry() {
+        return registry;
+    }
+
+    public PrometheusMeterRegistry meters() {
+        return meters;
+    }
+
+    public SwitchboardServer server() {
+        return server;
+    }
+
+    public String baseUrl() {
+        return server.baseUrl();
+    }
+
+    /** Invalidates cached cards after agents were added outside the registry API. */
+    public void agentsChanged() {
+        cards.invalidate();
+    }
+
+    public Future<Void> close() {
+        if (expiryTimer != -1) {
+            vertx.cancelTimer(expiryTimer);
+        }
+        Future<Void> stop = server == null ? Future.succeededFuture() : server.close();
+        return stop.eventually(() -> {
+            closeResources();
+            return Future.succeededFuture();
+        });
+    }
+
+    private void closeResources() {
+        client.close();
+        meters.close();
+        vertx.executeBlocking(() -> {
+            database.close();
+            return null;
+        });
+    }
+}

@@ -1,0 +1,12 @@
+package dev.switchboard.app;
+
+/** The version of this build, from the jar manifest ("dev" when run from classes). */
+public final class Version {
+
+    private Version() {}
+
+    public static String current() {
+        String v = Version.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+}

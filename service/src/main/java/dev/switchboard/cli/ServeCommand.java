@@ -1,0 +1,51 @@
+package dev.switchboard.cli;
+
+import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.config.ConfigException;
+import dev.switchboard.config.ConfigLoader;
+import dev.switchboard.config.SwitchboardConfig;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code switchboard serve --config FILE}: runs the service from a configuration file. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Run Switchboard from a YAML configuration file (AgentBackend, Binding, Secret, Server).")
+public final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The configuration file.")
+    Path config;
+
+    @Option(names = "--port", description = "Overrides the port of the Server resource's listen address.")
+    Integer port;
+
+    @Override
+    public Integer call() throws Exception {
+        SwitchboardConfig cfg;
+        try {
+            cfg = new ConfigLoader(System.getenv()).load(config);
+        } catch (ConfigException e) {
+            System.err.println("switchboard serve: invalid configuration: " + e.getMessage());
+            return 2;
+        }
+        if (port != null) {
+            cfg = new SwitchboardConfig(cfg.server().withListen(cfg.server().host(), port), cfg.backends(),
+                    cfg.bindings(), cfg.secrets());
+        }
+        Vertx vertx = Vertx.vertx();
+        SwitchboardApp app;
+        try {
+            app = SwitchboardApp.start(vertx, cfg).await();
+        } catch (Exception e) {
+            System.err.println("switchboard serve: could not start: " + e.getMessage());
+            vertx.close();
+            return 1;
+        }
+        System.out.println("Switchboard is serving on " + app.baseUrl() + " with " + cfg.backends().size()
+                + " configured agent(s); gateway at " + app.baseUrl() + "/a2a/{agentId}");
+        Shutdown.awaitSignal(app, vertx);
+        return 0;
+    }
+}

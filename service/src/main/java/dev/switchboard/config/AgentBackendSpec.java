@@ -1,0 +1,34 @@
+package dev.switchboard.config;
+
+import dev.switchboard.protocol.model.AgentSkill;
+import dev.switchboard.registry.AgentLimits;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An {@code AgentBackend} resource: one agent.
+ *
+ * @param url the endpoint as written
+ * @param dialect {@code a2a} or {@code kagent-v1}
+ * @param agentRefNamespace kagent-v1: the agent's namespace (defaults to the resource's)
+ * @param agentRefName kagent-v1: the agent's name (defaults to the resource's)
+ * @param headers static headers sent on every call
+ * @param tokenSecretRef optional bearer token the gateway sends as {@code Authorization}
+ * @param skills optional; else taken from the agent's card
+ */
+public record AgentBackendSpec(
+        String name,
+        String namespace,
+        String url,
+        String dialect,
+        String agentRefNamespace,
+        String agentRefName,
+        String description,
+        Map<String, String> headers,
+        SecretRef tokenSecretRef,
+        AgentLimits limits,
+        List<AgentSkill> skills) {
+
+    public static final String DIALECT_A2A = "a2a";
+    public static final String DIALECT_KAGENT = "kagent-v1";
+}

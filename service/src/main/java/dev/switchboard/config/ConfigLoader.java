@@ -1,0 +1,492 @@
+package dev.switchboard.config;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.gateway.GatewaySettings;
+import dev.switchboard.protocol.model.AgentSkill;
+import dev.switchboard.registry.AgentIds;
+import dev.switchboard.registry.AgentLimits;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the Kubernetes-style YAML configuration (several {@code ---} documents) into a validated
+ * {@link SwitchboardConfig}. {@code ${NAME}} and {@code ${NAME:-default}} in values are taken from the
+ * environment; an unset variable without a default is an error (a silently empty admin token would
+ * be an open door). Every error names the document, the field and the problem.
+ */
+public final class ConfigLoader {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+    private static final Set<String> KINDS = Set.of("AgentBackend", "Binding", "Server", "Secret");
+
+    private final Map<String, String> env;
+
+    public ConfigLoader(Map<String, String> env) {
+        this.env = env;
+    }
+
+    public SwitchboardConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException(file + ": cannot read the file: " + e.getMessage());
+        }
+        return parse(text, file.toString());
+    }
+
+    public SwitchboardConfig parse(String text, String source) {
+        List<JsonNode> docs = new ArrayList<>();
+        try (JsonParser parser = YAML.getFactory().createParser(text);
+                MappingIterator<JsonNode> it = YAML.readValues(parser, JsonNode.class)) {
+            while (it.hasNextValue()) {
+                docs.add(it.nextValue());
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new ConfigException(source + ": not valid YAML: " + firstLine(e.getMessage()));
+        }
+        ServerSpec server = ServerSpec.defaults();
+        boolean serverSeen = false;
+        List<AgentBackendSpec> backends = new ArrayList<>();
+        List<BindingSpec> bindings = new ArrayList<>();
+        Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
+        int n = 0;
+        for (JsonNode raw : docs) {
+            n++;
+            if (raw == null || raw.isNull() || raw.isMissingNode()) {
+                continue;
+            }
+            Doc doc = new Doc(source, n, raw);
+            if (!raw.isObject()) {
+                throw doc.error("", "a document must be a mapping with apiVersion, kind, metadata and spec");
+            }
+            JsonNode node = substitute(doc, "", raw);
+            String kind = doc.requiredText(node, "kind");
+            doc.kind = kind;
+            if (!KINDS.contains(kind)) {
+                throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret)");
+            }
+            doc.name = node.path("metadata").path("name").asText(null);
+            switch (kind) {
+                case "Server" -> {
+                    if (serverSeen) {
+                        throw doc.error("kind", "only one Server document is allowed");
+                    }
+                    serverSeen = true;
+                    server = server(doc, node.path("spec"));
+                }
+                case "Secret" -> secrets.put(doc.requiredName(node), secret(doc, node));
+                case "AgentBackend" -> backends.add(backend(doc, node));
+                default -> bindings.add(binding(doc, node));
+            }
+        }
+        checkReferences(source, backends, bindings, secrets);
+        return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets));
+    }
+
+    // ---- kinds ----
+
+    private static ServerSpec server(Doc doc, JsonNode spec) {
+        ServerSpec d = ServerSpec.defaults();
+        String host = d.host();
+        int port = d.port();
+        if (spec.hasNonNull("listen")) {
+            String listen = spec.get("listen").asText();
+            int colon = listen.lastIndexOf(':');
+            if (colon <= 0) {
+                throw doc.error("spec.listen", "'" + listen + "' must be host:port, e.g. 0.0.0.0:8080");
+            }
+            host = listen.substring(0, colon).replace("[", "").replace("]", "");
+            port = doc.port("spec.listen", listen.substring(colon + 1));
+        }
+        String store = doc.optionalText(spec, "store", d.store());
+        if (!store.startsWith("sqlite:")) {
+            throw doc.error("spec.store", "'" + store + "' is not supported: use sqlite:PATH (PostgreSQL comes later)");
+        }
+        String adminToken = doc.optionalText(spec, "adminToken", null);
+        if (adminToken != null && adminToken.isBlank()) {
+            adminToken = null;
+        }
+        List<CallerAuth.ApiKey> keys = new ArrayList<>();
+        JsonNode apiKeys = spec.path("apiKeys");
+        if (!apiKeys.isMissingNode() && !apiKeys.isNull()) {
+            if (!apiKeys.isArray()) {
+                throw doc.error("spec.apiKeys", "must be a list of {name, key}");
+            }
+            Set<String> names = new java.util.HashSet<>();
+            for (int i = 0; i < apiKeys.size(); i++) {
+                String field = "spec.apiKeys[" + i + "]";
+                String name = doc.requiredText(apiKeys.get(i), "name", field + ".name");
+                String key = doc.requiredText(apiKeys.get(i), "key", field + ".key");
+                if (key.length() < 16) {
+                    throw doc.error(field + ".key", "must be at least 16 characters");
+                }
+                if (!names.add(name)) {
+                    throw doc.error(field + ".name", "duplicate API key name '" + name + "'");
+                }
+                keys.add(new CallerAuth.ApiKey(name, key));
+            }
+        }
+        String callerId = doc.optionalText(spec, "callerIdHeader", d.callerIdHeader());
+        if (!callerId.matches("[A-Za-z0-9-]+")) {
+            throw doc.error("spec.callerIdHeader", "'" + callerId + "' is not a valid header name");
+        }
+        Duration ttl = doc.duration(spec, "registrationTtl", d.registrationTtl());
+        JsonNode gw = spec.path("gateway");
+        GatewaySettings g = GatewaySettings.DEFAULTS;
+        GatewaySettings gateway = new GatewaySettings(
+                doc.positiveLong(gw, "maxRequestBytes", "spec.gateway.maxRequestBytes", g.maxRequestBytes()),
+                doc.duration(gw, "keepaliveInterval", g.keepaliveInterval()),
+                doc.duration(gw, "connectTimeout", g.connectTimeout()));
+        return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway);
+    }
+
+    private static Map<String, String> secret(Doc doc, JsonNode node) {
+        Map<String, String> values = new LinkedHashMap<>();
+        JsonNode data = node.path("stringData");
+        if (data.isObject()) {
+            data.fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asText()));
+        }
+        JsonNode b64 = node.path("data");
+        if (b64.isObject()) {
+            Iterator<Map.Entry<String, JsonNode>> it = b64.fields();
+            while (it.hasNext()) {
+                Map.Entry<String, JsonNode> e = it.next();
+                try {
+                    values.put(e.getKey(), new String(java.util.Base64.getDecoder().decode(e.getValue().asText().trim()),
+                            java.nio.charset.StandardCharsets.UTF_8));
+                } catch (IllegalArgumentException ex) {
+                    throw doc.error("data." + e.getKey(), "is not valid base64");
+                }
+            }
+        }
+        if (values.isEmpty()) {
+            throw doc.error("stringData", "a Secret needs stringData or data with at least one key");
+        }
+        return Map.copyOf(values);
+    }
+
+    private static AgentBackendSpec backend(Doc doc, JsonNode node) {
+        String name = doc.requiredName(node);
+        if (!AgentIds.isValid(name)) {
+            throw doc.error("metadata.name", "'" + name + "' is not a valid agent id: " + AgentIds.rule());
+        }
+        String namespace = node.path("metadata").path("namespace").asText("default");
+        JsonNode spec = doc.requiredObject(node, "spec");
+        String url = doc.requiredText(spec, "url", "spec.url");
+        checkUrl(doc, "spec.url", url);
+        String dialect = doc.optionalText(spec, "dialect", AgentBackendSpec.DIALECT_A2A);
+        if (!dialect.equals(AgentBackendSpec.DIALECT_A2A) && !dialect.equals(AgentBackendSpec.DIALECT_KAGENT)) {
+            throw doc.error("spec.dialect", "'" + dialect + "' is not a dialect (expected a2a or kagent-v1)");
+        }
+        JsonNode agentRef = spec.path("agentRef");
+        Map<String, String> headers = new LinkedHashMap<>();
+        JsonNode h = spec.path("headers");
+        if (!h.isMissingNode() && !h.isNull()) {
+            if (!h.isObject()) {
+                throw doc.error("spec.headers", "must be a mapping of header name to value");
+            }
+            h.fields().forEachRemaining(e -> {
+                if (!e.getKey().matches("[A-Za-z0-9-]+")) {
+                    throw doc.error("spec.headers." + e.getKey(), "is not a valid header name");
+                }
+                if (!e.getValue().isValueNode()) {
+                    throw doc.error("spec.headers." + e.getKey(), "must be a string");
+                }
+                headers.put(e.getKey(), e.getValue().asText());
+            });
+        }
+        SecretRef token = secretRef(doc, spec.path("auth").path("tokenSecretRef"), "spec.auth.tokenSecretRef");
+        JsonNode l = spec.path("limits");
+        AgentLimits d = AgentLimits.DEFAULTS;
+        long maxTimeout = doc.positiveLong(l, "maxTimeoutSeconds", "spec.limits.maxTimeoutSeconds", d.maxTimeoutSeconds());
+        long defaultTimeout = doc.positiveLong(l, "defaultTimeoutSeconds", "spec.limits.defaultTimeoutSeconds",
+                Math.min(d.defaultTimeoutSeconds(), maxTimeout));
+        if (defaultTimeout > maxTimeout) {
+            throw doc.error("spec.limits.defaultTimeoutSeconds", defaultTimeout + " is above maxTimeoutSeconds " + maxTimeout);
+        }
+        AgentLimits limits = new AgentLimits(
+                (int) Math.min(Integer.MAX_VALUE, doc.positiveLong(l, "maxConcurrency", "spec.limits.maxConcurrency", d.maxConcurrency())),
+                defaultTimeout, maxTimeout,
+                doc.positiveLong(l, "maxResponseBytes", "spec.limits.maxResponseBytes", d.maxResponseBytes()),
+                doc.positiveLong(l, "streamIdleTimeoutSeconds", "spec.limits.streamIdleTimeoutSeconds", d.streamIdleTimeoutSeconds()));
+        return new AgentBackendSpec(name, namespace, url, dialect,
+                agentRef.path("namespace").asText(namespace), agentRef.path("name").asText(name),
+                doc.optionalText(spec, "description", null), Map.copyOf(headers), token, limits, skills(doc, spec.path("skills")));
+    }
+
+    static List<AgentSkill> skills(Doc doc, JsonNode skills) {
+        if (skills.isMissingNode() || skills.isNull()) {
+            return List.of();
+        }
+        if (!skills.isArray()) {
+            throw doc.error("spec.skills", "must be a list of {id, name, description, tags}");
+        }
+        List<AgentSkill> out = new ArrayList<>();
+        for (int i = 0; i < skills.size(); i++) {
+            JsonNode s = skills.get(i);
+            String field = "spec.skills[" + i + "]";
+            String id = doc.requiredText(s, "id", field + ".id");
+            List<String> tags = new ArrayList<>();
+            s.path("tags").forEach(t -> tags.add(t.asText()));
+            out.add(new AgentSkill(id, s.path("name").asText(id), s.path("description").asText(""), tags, null, null, null));
+        }
+        return out;
+    }
+
+    private static BindingSpec binding(Doc doc, JsonNode node) {
+        String name = doc.requiredName(node);
+        JsonNode spec = doc.requiredObject(node, "spec");
+        String backend = doc.requiredText(spec.path("backendRef"), "name", "spec.backendRef.name");
+        JsonNode chat = spec.path("chat");
+        String platform = doc.requiredText(chat, "platform", "spec.chat.platform");
+        if (!platform.equals("web") && !platform.equals("slack")) {
+            throw doc.error("spec.chat.platform", "'" + platform + "' is not a chat platform (expected web or slack)");
+        }
+        List<String> channels = new ArrayList<>();
+        chat.path("channels").forEach(c -> channels.add(c.asText()));
+        if (channels.isEmpty()) {
+            throw doc.error("spec.chat.channels", "list at least one channel");
+        }
+        JsonNode identity = spec.path("identity");
+        String userId = identity.path("userId").asText(null);
+        SecretRef token = secretRef(doc, identity.path("tokenSecretRef"), "spec.identity.tokenSecretRef");
+        if ((userId == null) == (token == null)) {
+            throw doc.error("spec.identity", "set exactly one of userId and tokenSecretRef");
+        }
+        JsonNode q = spec.path("questions");
+        boolean allowed = q.path("allowed").asBoolean(true);
+        Duration timeout = doc.duration(q, "timeout", Duration.ofHours(1));
+        return new BindingSpec(name, backend, platform, List.copyOf(channels), userId, token, allowed, timeout);
+    }
+
+    private static SecretRef secretRef(Doc doc, JsonNode ref, String field) {
+        if (ref.isMissingNode() || ref.isNull()) {
+            return null;
+        }
+        return new SecretRef(doc.requiredText(ref, "name", field + ".name"), doc.requiredText(ref, "key", field + ".key"));
+    }
+
+    private static void checkReferences(String source, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
+            Map<String, Map<String, String>> secrets) {
+        Set<String> names = new java.util.HashSet<>();
+        for (AgentBackendSpec b : backends) {
+            if (!names.add(b.name())) {
+                throw new ConfigException(source + ": AgentBackend " + b.name() + ": metadata.name: defined twice");
+            }
+            checkSecret(source, "AgentBackend " + b.name(), "spec.auth.tokenSecretRef", b.tokenSecretRef(), secrets);
+        }
+        Set<String> channels = new java.util.HashSet<>();
+        for (BindingSpec b : bindings) {
+            if (!names.contains(b.backendRef())) {
+                throw new ConfigException(source + ": Binding " + b.name() + ": spec.backendRef.name: no AgentBackend named '"
+                        + b.backendRef() + "'");
+            }
+            checkSecret(source, "Binding " + b.name(), "spec.identity.tokenSecretRef", b.tokenSecretRef(), secrets);
+            for (String c : b.channels()) {
+                if (!channels.add(b.platform() + "/" + c)) {
+                    throw new ConfigException(source + ": Binding " + b.name() + ": spec.chat.channels: channel '" + c
+                            + "' is already bound by another Binding");
+                }
+            }
+        }
+    }
+
+    private static void checkSecret(String source, String what, String field, SecretRef ref,
+            Map<String, Map<String, String>> secrets) {
+        if (ref == null) {
+            return;
+        }
+        Map<String, String> s = secrets.get(ref.name());
+        if (s == null) {
+            throw new ConfigException(source + ": " + what + ": " + field + ".name: no Secret named '" + ref.name() + "'");
+        }
+        if (!s.containsKey(ref.key())) {
+            throw new ConfigException(source + ": " + what + ": " + field + ".key: Secret '" + ref.name() + "' has no key '"
+                    + ref.key() + "'");
+        }
+    }
+
+    private static void checkUrl(Doc doc, String field, String url) {
+        try {
+            URI u = new URI(url);
+            if (!u.isAbsolute() || u.getHost() == null
+                    || !("http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme()))) {
+                throw doc.error(field, "'" + url + "' must be an absolute http or https URL");
+            }
+        } catch (java.net.URISyntaxException e) {
+            throw doc.error(field, "'" + url + "' is not a URL: " + e.getReason());
+        }
+    }
+
+    // ---- ${VAR} ----
+
+    private JsonNode substitute(Doc doc, String path, JsonNode node) {
+        if (node.isTextual()) {
+            return TextNode.valueOf(expand(doc, path, node.asText()));
+        }
+        if (node.isObject()) {
+            ObjectNode copy = ((ObjectNode) node).objectNode();
+            node.fields().forEachRemaining(e -> copy.set(e.getKey(),
+                    substitute(doc, path.isEmpty() ? e.getKey() : path + "." + e.getKey(), e.getValue())));
+            return copy;
+        }
+        if (node.isArray()) {
+            com.fasterxml.jackson.databind.node.ArrayNode copy = ((com.fasterxml.jackson.databind.node.ArrayNode) node).arrayNode();
+            for (int i = 0; i < node.size(); i++) {
+                copy.add(substitute(doc, path + "[" + i + "]", node.get(i)));
+            }
+            return copy;
+        }
+        return node;
+    }
+
+    private String expand(Doc doc, String path, String value) {
+        Matcher m = VAR.matcher(value);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String v = env.get(m.group(1));
+            if (v == null) {
+                if (m.group(2) == null) {
+                    throw doc.error(path, "environment variable " + m.group(1) + " is not set (write ${"
+                            + m.group(1) + ":-} to allow it to be empty)");
+                }
+                v = m.group(2);
+            }
+            m.appendReplacement(out, Matcher.quoteReplacement(v));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    /** One document being read, for error messages. */
+    static final class Doc {
+        final String source;
+        final int number;
+        final JsonNode raw;
+        String kind;
+        String name;
+
+        Doc(String source, int number, JsonNode raw) {
+            this.source = source;
+            this.number = number;
+            this.raw = raw;
+        }
+
+        ConfigException error(String field, String problem) {
+            String what = "document " + number + (kind == null ? "" : " (" + kind + (name == null ? "" : " " + name) + ")");
+            return new ConfigException(source + ": " + what + (field.isEmpty() ? "" : ": " + field) + ": " + problem);
+        }
+
+        String requiredName(JsonNode node) {
+            String n = requiredText(node.path("metadata"), "name", "metadata.name");
+            name = n;
+            return n;
+        }
+
+        JsonNode requiredObject(JsonNode node, String field) {
+            JsonNode v = node.path(field);
+            if (!v.isObject()) {
+                throw error(field, "is required and must be a mapping");
+            }
+            return v;
+        }
+
+        String requiredText(JsonNode node, String field) {
+            return requiredText(node, field, field);
+        }
+
+        String requiredText(JsonNode node, String field, String shownAs) {
+            JsonNode v = node == null ? null : node.get(field);
+            if (v == null || v.isNull() || v.isMissingNode()) {
+                throw error(shownAs, "is required");
+            }
+            if (!v.isValueNode() || v.asText().isBlank()) {
+                throw error(shownAs, "must be a non-empty string");
+            }
+            return v.asText();
+        }
+
+        String optionalText(JsonNode node, String field, String fallback) {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            if (!v.isValueNode()) {
+                throw error("spec." + field, "must be a string");
+            }
+            return v.asText();
+        }
+
+        long positiveLong(JsonNode node, String field, String shownAs, long fallback) {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            boolean whole = v.isIntegralNumber() && v.canConvertToLong() || v.isTextual() && v.asText().matches("-?\\d{1,18}");
+            if (!whole) {
+                throw error(shownAs, "must be a whole number, got '" + v.asText() + "'");
+            }
+            long n = v.isTextual() ? Long.parseLong(v.asText()) : v.asLong();
+            if (n <= 0) {
+                throw error(shownAs, "must be greater than 0, got " + n);
+            }
+            return n;
+        }
+
+        Duration duration(JsonNode node, String field, Duration fallback) {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            try {
+                Duration d = Durations.parse(v.asText());
+                if (d.isZero()) {
+                    throw error(field, "must be longer than 0");
+                }
+                return d;
+            } catch (IllegalArgumentException e) {
+                throw error(field, e.getMessage());
+            }
+        }
+
+        int port(String field, String text) {
+            try {
+                int p = Integer.parseInt(text);
+                if (p < 0 || p > 65535) {
+                    throw error(field, "port " + p + " is out of range 0..65535");
+                }
+                return p;
+            } catch (NumberFormatException e) {
+                throw error(field, "'" + text + "' is not a port number");
+            }
+        }
+    }
+}

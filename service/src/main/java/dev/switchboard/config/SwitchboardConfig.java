@@ -1,0 +1,27 @@
+package dev.switchboard.config;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A whole configuration file, validated: cross-references between resources resolve. */
+public record SwitchboardConfig(
+        ServerSpec server,
+        List<AgentBackendSpec> backends,
+        List<BindingSpec> bindings,
+        Map<String, Map<String, String>> secrets) {
+
+    public static SwitchboardConfig empty() {
+        return new SwitchboardConfig(ServerSpec.defaults(), List.of(), List.of(), Map.of());
+    }
+
+    public Optional<String> secret(SecretRef ref) {
+        return Optional.ofNullable(secrets.get(ref.name())).map(s -> s.get(ref.key()));
+    }
+
+    @Override
+    public String toString() {
+        return "SwitchboardConfig[server=" + server + ", backends=" + backends.size() + ", bindings=" + bindings.size()
+                + ", secrets=" + secrets.keySet() + "]";
+    }
+}

@@ -1,0 +1,277 @@
+package dev.switchboard.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.gateway.CallerAuth;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * G9: the registry API at KubeMQ's paths. Writes need the admin token when one is configured;
+ * reads need an API key (or the admin token) when keys are configured. Store calls run on worker
+ * threads. Errors are HTTP 400 (404 for unknown agents, KubeMQ's 400 for an unknown heartbeat)
+ * with {@code {"error": "...", "field": "..."}}.
+ */
+public final class RegistryRoutes {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_BODY = 256 * 1024;
+
+    private final Vertx vertx;
+    private final AgentRegistry registry;
+    private final String adminToken;
+    private final CallerAuth callers;
+    private final Clock clock;
+    private final Runnable onChange;
+
+    public RegistryRoutes(Vertx vertx, AgentRegistry registry, String adminToken, CallerAuth callers, Clock clock,
+            Runnable onChange) {
+        this.vertx = vertx;
+        this.registry = registry;
+        this.adminToken = adminToken;
+        this.callers = callers;
+        this.clock = clock;
+        this.onChange = onChange;
+    }
+
+    public void mount(Router router) {
+        BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY);
+        router.post("/agents/register").handler(body).handler(this::register);
+        router.post("/agents/deregister").handler(body).handler(this::deregisterByBody);
+        router.post("/agents/heartbeat").handler(body).handler(this::heartbeat);
+        router.get("/agents").handler(this::list);
+        router.get("/agents/:agentId").handler(this::get);
+        router.delete("/agents/:agentId").handler(this::deregisterByPath);
+    }
+
+    private void register(RoutingContext ctx) {
+        if (!admin(ctx)) {
+            return;
+        }
+        JsonNode body = jsonBody(ctx);
+        if (body == null) {
+            return;
+        }
+        RegisteredAgent requested;
+        try {
+            requested = RegistrationRequest.parse(body, clock.instant());
+        } catch (RegistrationRequest.Invalid e) {
+            error(ctx.response(), 400, e.getMessage(), e.field);
+            return;
+        }
+        blocking(ctx, () -> registry.register(requested, clock.instant()), agent -> {
+            onChange.run();
+            json(ctx.response(), 200, view(agent));
+        });
+    }
+
+    private void heartbeat(RoutingContext ctx) {
+        if (!admin(ctx)) {
+            return;
+        }
+        JsonNode body = jsonBody(ctx);
+        if (body == null) {
+            return;
+        }
+        String id;
+        try {
+            id = RegistrationRequest.agentIdOf(body);
+        } catch (RegistrationRequest.Invalid e) {
+            error(ctx.response(), 400, e.getMessage(), e.field);
+            return;
+        }
+        blocking(ctx, () -> registry.heartbeat(id, clock.instant()), seen -> {
+            if (seen.isEmpty()) {
+                // KubeMQ answers an unknown heartbeat with 400, not 404
+                error(ctx.response(), 400, "agent not found: " + id, "agent_id");
+                return;
+            }
+            ObjectNode out = JSON.createObjectNode();
+            out.put("agent_id", id);
+            out.put("last_seen", seen.get().lastSeen().toString());
+            json(ctx.response(), 200, out);
+        });
+    }
+
+    private void deregisterByBody(RoutingContext ctx) {
+        if (!admin(ctx)) {
+            return;
+        }
+        JsonNode body = jsonBody(ctx);
+        if (body == null) {
+            return;
+        }
+        try {
+            deregister(ctx, RegistrationRequest.agentIdOf(body));
+        } catch (RegistrationRequest.Invalid e) {
+            error(ctx.response(), 400, e.getMessage(), e.field);
+        }
+    }
+
+    private void deregisterByPath(RoutingContext ctx) {
+        if (admin(ctx)) {
+            deregister(ctx, ctx.pathParam("agentId"));
+        }
+    }
+
+    private void deregister(RoutingContext ctx, String id) {
+        blocking(ctx, () -> registry.deregister(id), removed -> {
+            if (!removed) {
+                error(ctx.response(), 404, "agent not found: " + id, "agent_id");
+                return;
+            }
+            onChange.run();
+            ObjectNode out = JSON.createObjectNode();
+            out.put("agent_id", id);
+            out.put("deregistered", true);
+            json(ctx.response(), 200, out);
+        });
+    }
+
+    private void list(RoutingContext ctx) {
+        if (!reader(ctx)) {
+            return;
+        }
+        String tagsParam = ctx.request().getParam("skill_tags");
+        List<String> tags = tagsParam == null || tagsParam.isBlank() ? List.of()
+                : Arrays.stream(tagsParam.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+        int limit = Integer.MAX_VALUE;
+        String limitParam = ctx.request().getParam("limit");
+        if (limitParam != null) {
+            try {
+                limit = Integer.parseInt(limitParam);
+            } catch (NumberFormatException e) {
+                limit = -1;
+            }
+            if (limit < 1) {
+                error(ctx.response(), 400, "limit: must be a whole number of at least 1, got '" + limitParam + "'", "limit");
+                return;
+            }
+        }
+        ArrayNode agents = JSON.createArrayNode();
+        registry.list(tags, limit).forEach(a -> agents.add(view(a)));
+        ObjectNode out = JSON.createObjectNode();
+        out.set("agents", agents);
+        out.put("count", agents.size());
+        json(ctx.response(), 200, out);
+    }
+
+    private void get(RoutingContext ctx) {
+        if (!reader(ctx)) {
+            return;
+        }
+        String id = ctx.pathParam("agentId");
+        registry.find(id).ifPresentOrElse(
+                a -> json(ctx.response(), 200, view(a)),
+                () -> error(ctx.response(), 404, "agent not found: " + id, "agent_id"));
+    }
+
+    /** The registration as the API shows it (never its static headers: they may hold credentials). */
+    public static ObjectNode view(RegisteredAgent a) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("agent_id", a.id());
+        n.put("name", a.name());
+        n.put("url", a.url());
+        n.put("description", a.description() == null ? "" : a.description());
+        n.put("version", a.version() == null ? "" : a.version());
+        ArrayNode skills = n.putArray("skills");
+        a.skills().forEach(s -> {
+            ObjectNode sk = skills.addObject();
+            sk.put("id", s.id());
+            sk.put("name", s.name());
+            sk.put("description", s.description() == null ? "" : s.description());
+            ArrayNode tags = sk.putArray("tags");
+            s.tags().forEach(tags::add);
+        });
+        n.set("defaultInputModes", JSON.valueToTree(a.defaultInputModes()));
+        n.set("defaultOutputModes", JSON.valueToTree(a.defaultOutputModes()));
+        n.set("protocolVersions", JSON.valueToTree(a.protocolVersions()));
+        n.put("source", a.origin() == AgentOrigin.CONFIG ? "config" : "dynamic");
+        n.put("registered_at", a.registeredAt().toString());
+        n.put("last_seen", a.lastSeen().toString());
+        return n;
+    }
+
+    // ---- plumbing ----
+
+    private boolean admin(RoutingContext ctx) {
+        if (adminToken == null) {
+            return true;
+        }
+        if (tokenMatches(ctx, adminToken)) {
+            return true;
+        }
+        ctx.response().putHeader("WWW-Authenticate", "Bearer");
+        error(ctx.response(), 401, "unauthorized: registry writes need the admin token as Authorization: Bearer <token>", null);
+        return false;
+    }
+
+    private boolean reader(RoutingContext ctx) {
+        if (!callers.required() || (adminToken != null && tokenMatches(ctx, adminToken))
+                || callers.callerId(ctx.request()).isPresent()) {
+            return true;
+        }
+        ctx.response().putHeader("WWW-Authenticate", "Bearer");
+        error(ctx.response(), 401, "unauthorized: send an API key as Authorization: Bearer <key>", null);
+        return false;
+    }
+
+    private static boolean tokenMatches(RoutingContext ctx, String expected) {
+        String presented = CallerAuth.bearer(ctx.request().getHeader("Authorization"));
+        return presented != null && MessageDigest.isEqual(presented.getBytes(StandardCharsets.UTF_8),
+                expected.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JsonNode jsonBody(RoutingContext ctx) {
+        String text = ctx.body() == null ? null : ctx.body().asString();
+        if (text == null || text.isBlank()) {
+            error(ctx.response(), 400, "body: a JSON object is required", "body");
+            return null;
+        }
+        try {
+            return JSON.readTree(text);
+        } catch (java.io.IOException e) {
+            error(ctx.response(), 400, "body: not valid JSON", "body");
+            return null;
+        }
+    }
+
+    private <T> void blocking(RoutingContext ctx, Callable<T> work, java.util.function.Consumer<T> then) {
+        vertx.executeBlocking(work).onComplete(ar -> {
+            if (ar.succeeded()) {
+                then.accept(ar.result());
+            } else if (ar.cause() instanceof IllegalStateException conflict) {
+                error(ctx.response(), 409, conflict.getMessage(), "agent_id");
+            } else {
+                error(ctx.response(), 500, "the registry store failed; the change was not made", null);
+            }
+        });
+    }
+
+    static void json(HttpServerResponse response, int status, JsonNode body) {
+        if (response.ended()) {
+            return;
+        }
+        response.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.toString());
+    }
+
+    static void error(HttpServerResponse response, int status, String message, String field) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("error", message);
+        if (field != null) {
+            n.put("field", field);
+        }
+        json(response, status, n);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.switchboard.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.protocol.model.AgentSkill;
+import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.registry.AgentOrigin;
+import dev.switchboard.registry.RegisteredAgent;
+import dev.switchboard.registry.RegistrationStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+
+/** Dynamic registrations in the {@code agent_registration} table. */
+public final class SqlRegistrationStore implements RegistrationStore {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final DataSource dataSource;
+
+    public SqlRegistrationStore(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    @Override
+    public List<RegisteredAgent> loadAll() {
+        List<RegisteredAgent> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement(
+                        "SELECT agent_id, registration, registered_at, last_seen FROM agent_registration");
+                ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                out.add(fromRow(rs.getString(1), JSON.readTree(rs.getString(2)),
+                        Instant.parse(rs.getString(3)), Instant.parse(rs.getString(4))));
+            }
+        } catch (SQLException | java.io.IOException e) {
+            throw new StoreException("cannot load agent registrations", e);
+        }
+        return out;
+    }
+
+    @Override
+    public void save(RegisteredAgent a) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement(
+                        "INSERT INTO agent_registration (agent_id, registration, registered_at, last_seen) VALUES (?, ?, ?, ?) "
+                                + "ON CONFLICT (agent_id) DO UPDATE SET registration = excluded.registration, "
+                                + "last_seen = excluded.last_seen")) {
+            s.setString(1, a.id());
+            s.setString(2, JSON.writeValueAsString(toJson(a)));
+            s.setString(3, a.registeredAt().toString());
+            s.setString(4, a.lastSeen().toString());
+            s.executeUpdate();
+        } catch (SQLException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new StoreException("cannot save agent registration " + a.id(), e);
+        }
+    }
+
+    @Override
+    public void delete(String id) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("DELETE FROM agent_registration WHERE agent_id = ?")) {
+            s.setString(1, id);
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException("cannot delete agent registration " + id, e);
+        }
+    }
+
+    private static ObjectNode toJson(RegisteredAgent a) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("name", a.name());
+        n.put("url", a.url());
+        n.put("description", a.description());
+        n.put("version", a.version());
+        n.set("skills", JSON.valueToTree(a.skills()));
+        n.set("defaultInputModes", JSON.valueToTree(a.defaultInputModes()));
+        n.set("defaultOutputModes", JSON.valueToTree(a.defaultOutputModes()));
+        n.set("protocolVersions", JSON.valueToTree(a.protocolVersions()));
+        return n;
+    }
+
+    private static RegisteredAgent fromRow(String id, JsonNode n, Instant registeredAt, Instant lastSeen) {
+        List<AgentSkill> skills = new ArrayList<>();
+        for (JsonNode s : n.path("skills")) {
+            skills.add(new AgentSkill(s.path("id").asText(), s.path("name").asText(), s.path("description").asText(""),
+                    strings(s.path("tags")), null, null, null));
+        }
+        return new RegisteredAgent(id, n.path("name").asText(), n.path("url").asText(), n.path("description").asText(""),
+                n.path("version").asText(""), skills, strings(n.path("defaultInputModes")),
+                strings(n.path("defaultOutputModes")), strings(n.path("protocolVersions")), null,
+                AgentLimits.DEFAULTS, AgentOrigin.DYNAMIC, registeredAt, lastSeen);
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(v -> out.add(v.asText()));
+        return out;
+    }
+}
