@@ -19,6 +19,39 @@ public final class PushConfigs {
 
     /** Any config shape (0.3 nested TaskPushNotificationConfig, 0.3 PushNotificationConfig, 1.0 flat) → 1.0 flat. */
     public static ObjectNode to10(JsonNode config) {
+        ObjectNode out = flatten(config);
+        JsonNode auth = out.get("authentication");
+        if (auth != null) {
+            out.set("authentication", authTo10(auth));
+        }
+        return out;
+    }
+
+    /** Any config shape → 0.3 PushNotificationConfig (the object inside send configuration); taskId and tenant dropped. */
+    public static ObjectNode to03(JsonNode config) {
+        ObjectNode out = flatten(config);
+        out.remove("taskId");
+        out.remove("tenant");
+        JsonNode auth = out.get("authentication");
+        if (auth != null) {
+            out.set("authentication", authTo03(auth));
+        }
+        return out;
+    }
+
+    /** Any config shape → 0.3 TaskPushNotificationConfig {@code {taskId, pushNotificationConfig}}. */
+    public static ObjectNode taskConfigTo03(JsonNode config) {
+        ObjectNode out = Json.object();
+        JsonNode taskId = Fields.get(flatten(config), "taskId");
+        if (taskId != null) {
+            out.set("taskId", taskId);
+        }
+        out.set("pushNotificationConfig", to03(config));
+        return out;
+    }
+
+    /** The 0.3 nested config merged into its parent; a flat config is copied as it is. */
+    private static ObjectNode flatten(JsonNode config) {
         ObjectNode in = Fields.object(config, "pushNotificationConfig");
         ObjectNode out = Json.object();
         JsonNode nested = Fields.get(in, "pushNotificationConfig");
@@ -31,34 +64,6 @@ public final class PushConfigs {
             Fields.object(nested, "pushNotificationConfig.pushNotificationConfig").properties()
                     .forEach(e -> out.set(e.getKey(), e.getValue()));
         }
-        JsonNode auth = Fields.get(out, "authentication");
-        if (auth != null) {
-            out.set("authentication", authTo10(auth));
-        }
-        return out;
-    }
-
-    /** Any config shape → 0.3 PushNotificationConfig (the object inside send configuration); taskId and tenant dropped. */
-    public static ObjectNode to03(JsonNode config) {
-        ObjectNode out = to10(config);
-        out.remove("taskId");
-        out.remove("tenant");
-        JsonNode auth = out.get("authentication");
-        if (auth != null) {
-            out.set("authentication", authTo03(auth));
-        }
-        return out;
-    }
-
-    /** Any config shape → 0.3 TaskPushNotificationConfig {@code {taskId, pushNotificationConfig}}. */
-    public static ObjectNode taskConfigTo03(JsonNode config) {
-        ObjectNode flat = to10(config);
-        ObjectNode out = Json.object();
-        JsonNode taskId = flat.get("taskId");
-        if (taskId != null) {
-            out.set("taskId", taskId);
-        }
-        out.set("pushNotificationConfig", to03(flat));
         return out;
     }
 
