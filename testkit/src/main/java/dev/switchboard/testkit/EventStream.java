@@ -1,5 +1,6 @@
 package dev.switchboard.testkit;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.protocol.codec.WireCodec;
 import dev.switchboard.protocol.jsonrpc.JsonRpcCodec;
 import dev.switchboard.protocol.model.Message;
@@ -7,7 +8,7 @@ import dev.switchboard.protocol.model.StreamEvent;
 import dev.switchboard.protocol.model.Task;
 import dev.switchboard.protocol.model.TaskStatusUpdateEvent;
 import dev.switchboard.protocol.sse.SseWriter;
-import com.fasterxml.jackson.databind.JsonNode;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -25,8 +26,9 @@ final class EventStream {
     private final int dropAfter;
     private final boolean endOnPausedTask;
     private int sent;
-    private boolean closed;
-    private Runnable onClose = () -> {};
+    private boolean done;
+    private boolean released;
+    private Runnable onRelease = () -> {};
 
     /**
      * @param dropAfter cut the connection after this many events (a misbehaviour); negative for never
@@ -39,16 +41,16 @@ final class EventStream {
         this.id = id;
         this.dropAfter = dropAfter;
         this.endOnPausedTask = endOnPausedTask;
-        request.response().closeHandler(v -> finish());
+        request.response().closeHandler(v -> release());
     }
 
-    /** Runs once when the stream ends, whoever ends it. */
+    /** Runs once when the stream is over, however it ended (done, cut, or the caller hung up). */
     synchronized void onClose(Runnable action) {
-        this.onClose = action;
+        this.onRelease = action;
     }
 
     synchronized void send(StreamEvent event) {
-        if (closed) {
+        if (done) {
             return;
         }
         if (dropAfter == 0) {
@@ -63,20 +65,24 @@ final class EventStream {
                     .putHeader("Cache-Control", "no-cache")
                     .putHeader("X-Accel-Buffering", "no");
         }
-        response.write(SseWriter.data(JsonRpcCodec.result(id, codec.writeStreamEvent(event))));
+        Future<Void> written = response.write(SseWriter.data(JsonRpcCodec.result(id, codec.writeStreamEvent(event))));
         sent++;
         if (dropAfter > 0 && sent >= dropAfter) {
-            cut();
+            done = true;
+            // Closing at once would discard the events still queued for the socket.
+            written.onComplete(v -> cut());
         } else if (endsStream(event)) {
+            done = true;
             response.end();
-            finish();
+            release();
         }
     }
 
-    /** Ends without a word: the connection drops as if the network failed. */
+    /** Drops the connection without a proper end, as if the network failed. */
     synchronized void cut() {
-        request.connection().close();
-        finish();
+        done = true;
+        request.response().reset();
+        release();
     }
 
     private boolean endsStream(StreamEvent event) {
@@ -90,10 +96,10 @@ final class EventStream {
                 && (task.state().isTerminal() || endOnPausedTask && task.state().isInterrupted());
     }
 
-    private synchronized void finish() {
-        if (!closed) {
-            closed = true;
-            onClose.run();
+    private synchronized void release() {
+        if (!released) {
+            released = true;
+            onRelease.run();
         }
     }
 }

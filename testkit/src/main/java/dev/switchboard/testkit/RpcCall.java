@@ -55,7 +55,7 @@ final class RpcCall {
 
     /** Drops the connection without any answer. */
     void cut() {
-        ctx.request().connection().close();
+        ctx.response().reset();
     }
 
     /** Calls {@code onGone} when the caller hangs up before the answer. */

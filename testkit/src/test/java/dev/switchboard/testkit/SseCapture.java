@@ -1,10 +1,15 @@
 package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +18,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 
 /**
@@ -32,11 +36,11 @@ final class SseCapture {
     private final List<JsonNode> events = new CopyOnWriteArrayList<>();
     private final List<String> rawLines = new CopyOnWriteArrayList<>();
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
-    private volatile HttpResponse<Stream<String>> response;
+    private volatile HttpResponse<InputStream> response;
 
     static SseCapture open(HttpClient http, HttpRequest request) {
         SseCapture capture = new SseCapture();
-        http.sendAsync(request, HttpResponse.BodyHandlers.ofLines()).whenComplete((response, failure) -> {
+        http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream()).whenComplete((response, failure) -> {
             if (failure != null) {
                 capture.ended.completeExceptionally(failure);
                 return;
@@ -47,18 +51,20 @@ final class SseCapture {
         return capture;
     }
 
-    private void read(HttpResponse<Stream<String>> response) {
-        try (Stream<String> lines = response.body()) {
-            lines.forEach(line -> {
+    /** Reads line by line (not with BodyHandlers.ofLines, which loses the lines before an abrupt close). */
+    private void read(HttpResponse<InputStream> response) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
                 rawLines.add(line);
                 if (line.startsWith("data:")) {
                     events.add(WireClient.parse(line.substring(5).strip()));
                 } else if (line.startsWith("{")) {
                     events.add(WireClient.parse(line));
                 }
-            });
+            }
             ended.complete(null);
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             ended.completeExceptionally(e);
         }
     }

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class WireClient {
 
     static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
 
     private final String url;
     private final ProtocolVersion version;
