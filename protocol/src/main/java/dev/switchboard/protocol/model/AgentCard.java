@@ -6,9 +6,10 @@ import java.util.List;
 /**
  * An agent's self-description, version-neutral. {@code interfaces} is in preference order (first =
  * preferred), as 1.0's {@code supportedInterfaces}; a 0.3 card reads as its url/preferredTransport
- * first, then additionalInterfaces. Fields the model does not interpret (provider, securitySchemes,
- * security requirements, signatures) are kept verbatim in {@code extra} per wire version so a
- * rewritten card loses nothing.
+ * first, then additionalInterfaces. Top-level fields the model does not interpret (provider,
+ * securitySchemes, security requirements, signatures, unknown members) are kept verbatim in
+ * {@code extra} (null when there are none), so a card rewritten in the same version loses nothing;
+ * writing the other version converts the security shapes (see {@code CardCodec}).
  */
 public record AgentCard(
         String name,

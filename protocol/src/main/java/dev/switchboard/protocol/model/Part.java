@@ -48,6 +48,9 @@ public sealed interface Part permits Part.Text, Part.Raw, Part.Url, Part.Data {
     /** A file by reference: 1.0 {@code url}, 0.3 {@code file.uri}. */
     record Url(String url, String mediaType, String filename, ObjectNode metadata) implements Part {}
 
-    /** Structured data. In 1.0 any JSON value; 0.3 allows only objects, so writers wrap the rest. */
+    /**
+     * Structured data. In 1.0 any JSON value; 0.3 allows only objects, so the 0.3 writer wraps the
+     * rest as {@code {"value": x}} (and a 0.3 reader cannot tell that wrapper from real data).
+     */
     record Data(JsonNode data, String mediaType, String filename, ObjectNode metadata) implements Part {}
 }

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Send options. {@code returnImmediately} is the 1.0 polarity (0.3 {@code blocking} = !returnImmediately);
- * null means the field was absent. {@code pushNotificationConfig} is kept as the wire gave it.
+ * null means the field was absent. {@code pushNotificationConfig} is kept as the wire gave it (either
+ * version's shape); each writer converts it to its own ({@code codec.PushConfigs}).
  * {@code timeoutSeconds} is the gateway's own extension ({@code configuration.timeout}).
  */
 public record SendMessageConfiguration(
