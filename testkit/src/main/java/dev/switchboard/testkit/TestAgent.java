@@ -36,7 +36,9 @@ public final class TestAgent {
         ScriptPlayer player = new ScriptPlayer(vertx);
         // The card must advertise the real port, which an ephemeral listen only tells afterwards.
         AtomicReference<Router> router = new AtomicReference<>();
-        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(port));
+        // HTTP/1.1 only, like the Node and Python agents it stands in for: no h2c upgrade for the JDK client to take.
+        HttpServer server = vertx.createHttpServer(
+                new HttpServerOptions().setHost("127.0.0.1").setPort(port).setHttp2ClearTextEnabled(false));
         server.requestHandler(request -> route(router.get(), request));
         return server.listen().map(listening -> {
             String url = "http://127.0.0.1:" + listening.actualPort() + "/";
