@@ -1,6 +1,5 @@
 package dev.switchboard.testkit;
 
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -214,16 +213,6 @@ public sealed interface Behavior {
 
     static Behavior echo() {
         return new Echo();
-    }
-
-    /** True when {@code line} starts with a directive name this testkit knows (arguments unchecked). */
-    static boolean isDirective(String line) {
-        if (line == null || !line.startsWith("/")) {
-            return false;
-        }
-        String name = line.strip().split("\\s+", 2)[0].toLowerCase(Locale.ROOT);
-        return Arrays.asList("/echo", "/stream", "/slow", "/ask", "/empty", "/fail", "/reject", "/newcontext",
-                "/error", "/message", "/http", "/silence", "/drop", "/hold").contains(name);
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.protocol.model.Message;
+import java.util.Locale;
+import java.util.Set;
 
 /**
  * The behaviour chosen for one message and the text the agent answers with.
@@ -14,6 +16,9 @@ public record Directive(Behavior behavior, String text) {
 
     /** The metadata key that selects a behaviour, e.g. {@code {"testkit/behavior": "/slow 500"}}. */
     public static final String METADATA_KEY = "testkit/behavior";
+
+    private static final Set<String> NAMES = Set.of("/echo", "/stream", "/slow", "/ask", "/empty", "/fail", "/reject",
+            "/newcontext", "/error", "/message", "/http", "/silence", "/drop", "/hold");
 
     /**
      * Picks the behaviour for a message: its {@value #METADATA_KEY} metadata first, then a directive on
@@ -32,10 +37,15 @@ public record Directive(Behavior behavior, String text) {
         }
         int newline = text.indexOf('\n');
         String firstLine = newline < 0 ? text : text.substring(0, newline);
-        if (!Behavior.isDirective(firstLine)) {
+        if (!isDirective(firstLine)) {
             return new Directive(fallback, text);
         }
         String rest = newline < 0 ? "" : text.substring(newline + 1);
         return new Directive(Behavior.parse(firstLine), rest.isEmpty() ? text : rest);
+    }
+
+    /** Only known names count, so a first line such as "/usr/bin is a path" stays plain text. */
+    private static boolean isDirective(String line) {
+        return line.startsWith("/") && NAMES.contains(line.strip().split("\\s+", 2)[0].toLowerCase(Locale.ROOT));
     }
 }

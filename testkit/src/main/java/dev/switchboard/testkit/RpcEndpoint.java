@@ -19,7 +19,6 @@ import dev.switchboard.protocol.model.TaskState;
 import dev.switchboard.protocol.model.TaskStatusUpdateEvent;
 import dev.switchboard.testkit.Behavior.TaskBehavior;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Optional;
@@ -33,15 +32,13 @@ final class RpcEndpoint implements Handler<RoutingContext> {
 
     private static final String VERSION_HEADER = "A2A-Version";
 
-    private final Vertx vertx;
     private final TestAgentOptions options;
     private final String endpointUrl;
     private final Recorder recorder;
     private final TaskStore store = new TaskStore();
     private final ScriptPlayer player;
 
-    RpcEndpoint(Vertx vertx, TestAgentOptions options, String endpointUrl, Recorder recorder, ScriptPlayer player) {
-        this.vertx = vertx;
+    RpcEndpoint(TestAgentOptions options, String endpointUrl, Recorder recorder, ScriptPlayer player) {
         this.options = options;
         this.endpointUrl = endpointUrl;
         this.recorder = recorder;
@@ -138,8 +135,7 @@ final class RpcEndpoint implements Handler<RoutingContext> {
 
     private void perform(RpcCall call, SendMessageParams send, Behavior behavior, String text, boolean streaming) {
         if (behavior instanceof Behavior.Hold hold) {
-            vertx.setTimer(Math.max(1, hold.delayMs()),
-                    id -> attempt(call, () -> perform(call, send, hold.then(), text, streaming)));
+            player.schedule(hold.delayMs(), () -> attempt(call, () -> perform(call, send, hold.then(), text, streaming)));
         } else if (behavior instanceof Behavior.RpcError error) {
             call.error(error.code(), error.message());
         } else if (behavior instanceof Behavior.HttpStatus status) {
@@ -150,8 +146,9 @@ final class RpcEndpoint implements Handler<RoutingContext> {
             runTask(call, send, drop.then(), text, streaming, drop.afterEvents());
         } else if (behavior instanceof TaskBehavior task) {
             runTask(call, send, task, text, streaming, -1);
+        } else if (behavior instanceof Behavior.Silence) {
+            return; // no answer at all: the connection stays open until the caller gives up or the agent closes
         }
-        // Behavior.Silence: no answer at all; the connection stays open until the caller gives up.
     }
 
     private static void bareMessage(RpcCall call, Message received, String text, boolean streaming) {

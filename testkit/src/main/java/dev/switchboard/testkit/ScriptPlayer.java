@@ -19,6 +19,14 @@ final class ScriptPlayer {
         playFrom(task, script.steps(), 0);
     }
 
+    /** Runs {@code action} after {@code millis}, unless the agent stops first. */
+    void schedule(long millis, Runnable action) {
+        timers.add(vertx.setTimer(Math.max(1, millis), id -> {
+            timers.remove(id);
+            action.run();
+        }));
+    }
+
     /** Cancels every pending pause; the tasks stay as they are. */
     void stop() {
         timers.forEach(vertx::cancelTimer);
@@ -33,10 +41,7 @@ final class ScriptPlayer {
             Script.Step step = steps.get(i);
             if (step instanceof Script.Pause pause && pause.millis() > 0) {
                 int next = i + 1;
-                timers.add(vertx.setTimer(pause.millis(), id -> {
-                    timers.remove(id);
-                    playFrom(task, steps, next);
-                }));
+                schedule(pause.millis(), () -> playFrom(task, steps, next));
                 return;
             }
             if (step instanceof Script.SetStatus set) {

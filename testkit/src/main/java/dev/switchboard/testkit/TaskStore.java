@@ -50,7 +50,8 @@ final class TaskStore {
         }
         List<Entry> matches = new ArrayList<>();
         for (AgentTask task : tasks.values()) {
-            Entry entry = new Entry(task, task.snapshot(params.historyLength(), Boolean.TRUE.equals(params.includeArtifacts())));
+            Entry entry = new Entry(task.snapshot(params.historyLength(), Boolean.TRUE.equals(params.includeArtifacts())),
+                    task.sequence());
             if (matches(entry.task(), params)) {
                 matches.add(entry);
             }
@@ -96,9 +97,5 @@ final class TaskStore {
         throw new IllegalArgumentException("pageToken is not a token this agent issued: " + token);
     }
 
-    private record Entry(Task task, long sequence) {
-        Entry(AgentTask source, Task snapshot) {
-            this(snapshot, source.sequence());
-        }
-    }
+    private record Entry(Task task, long sequence) {}
 }

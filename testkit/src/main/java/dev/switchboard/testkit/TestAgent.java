@@ -63,7 +63,7 @@ public final class TestAgent {
         router.get(CARD_PATH).handler(new CardEndpoint(options, endpointUrl, recorder));
         router.post().handler(BodyHandler.create().setBodyLimit(16 * 1024 * 1024));
         // The endpoint with or without its trailing slash: a mounted agent is called at /demo/echo as well as /demo/echo/.
-        router.postWithRegex("^/?$").handler(new RpcEndpoint(vertx, options, endpointUrl, recorder, player));
+        router.postWithRegex("^/?$").handler(new RpcEndpoint(options, endpointUrl, recorder, player));
         return router;
     }
 

@@ -2,7 +2,6 @@ package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -211,9 +210,5 @@ final class WireClient {
         } catch (IOException e) {
             throw new UncheckedIOException("not JSON: " + json, e);
         }
-    }
-
-    static ArrayNode array(JsonNode node) {
-        return (ArrayNode) node;
     }
 }
