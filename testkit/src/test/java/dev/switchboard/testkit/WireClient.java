@@ -70,7 +70,7 @@ final class WireClient {
 
     /** Configuration that returns at once: 1.0 returnImmediately, 0.3 blocking false. */
     ObjectNode returnImmediately(ObjectNode params) {
-        ObjectNode configuration = params.with("configuration");
+        ObjectNode configuration = params.withObjectProperty("configuration");
         if (version == ProtocolVersion.V1_0) {
             configuration.put("returnImmediately", true);
         } else {
