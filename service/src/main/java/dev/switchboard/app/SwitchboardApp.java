@@ -1,5 +1,7 @@
 package dev.switchboard.app;
 
+import dev.switchboard.bridge.BridgeService;
+import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CallerAuth;
@@ -48,11 +50,12 @@ public final class SwitchboardApp {
     private final PrometheusMeterRegistry meters;
     private final HttpClientAgent client;
     private final CardRoutes cards;
+    private final BridgeService bridge;
     private SwitchboardServer server;
     private long expiryTimer = -1;
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
-            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards) {
+            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge) {
         this.vertx = vertx;
         this.router = router;
         this.database = database;
@@ -60,6 +63,7 @@ public final class SwitchboardApp {
         this.meters = meters;
         this.client = client;
         this.cards = cards;
+        this.bridge = bridge;
     }
 
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config) {
@@ -94,13 +98,20 @@ public final class SwitchboardApp {
                     .build();
             Router router = Router.router(vertx);
             CardRoutes cards = new CardRoutes(client, registry, Version.current());
-            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards);
+            BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config, registry, meters, clock,
+                    id -> registry.find(id).map(RegisteredAgent::description).orElse(""));
+            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge);
             app.mountRoutes(config, clock);
             return SwitchboardServer.start(vertx, router, config.server().host(), config.server().port())
-                    .map(server -> {
+                    .compose(server -> {
                         app.server = server;
                         app.startExpiry(clock);
-                        return app;
+                        return bridge.start().map(resumed -> {
+                            if (resumed > 0) {
+                                LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
+                            }
+                            return app;
+                        });
                     })
                     .onFailure(e -> app.closeResources());
         });
@@ -121,6 +132,8 @@ public final class SwitchboardApp {
                 .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}"));
         router.post("/a2a").handler(GatewayHandler::missingAgentId);
         router.post("/a2a/").handler(GatewayHandler::missingAgentId);
+        bridge.mount(router);
+        WebChatRoutes.mountPage(router);
     }
 
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
@@ -188,6 +201,7 @@ public final class SwitchboardApp {
     }
 
     private void closeResources() {
+        bridge.close();
         client.close();
         meters.close();
         vertx.executeBlocking(() -> {

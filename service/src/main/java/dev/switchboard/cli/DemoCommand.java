@@ -44,6 +44,7 @@ public final class DemoCommand implements Callable<Integer> {
         String base = app.baseUrl();
         out.println("Switchboard demo is running on " + base);
         out.println();
+        out.println("  Web chat:      " + base + "/");
         out.println("  Health:        " + base + "/healthz");
         out.println("  Metrics:       " + base + "/metrics");
         out.println("  Agents:        " + base + "/agents");

@@ -31,8 +31,7 @@ public final class ServeCommand implements Callable<Integer> {
             return 2;
         }
         if (port != null) {
-            cfg = new SwitchboardConfig(cfg.server().withListen(cfg.server().host(), port), cfg.backends(),
-                    cfg.bindings(), cfg.secrets());
+            cfg = cfg.withServer(cfg.server().withListen(cfg.server().host(), port));
         }
         Vertx vertx = Vertx.vertx();
         SwitchboardApp app;

@@ -65,6 +65,7 @@ public final class ConfigLoader {
             throw new ConfigException(source + ": not valid YAML: " + firstLine(e.getMessage()));
         }
         ServerSpec server = ServerSpec.defaults();
+        BridgeSettings bridge = BridgeSettings.DEFAULTS;
         boolean serverSeen = false;
         List<AgentBackendSpec> backends = new ArrayList<>();
         List<BindingSpec> bindings = new ArrayList<>();
@@ -93,6 +94,7 @@ public final class ConfigLoader {
                     }
                     serverSeen = true;
                     server = server(doc, node.path("spec"));
+                    bridge = bridge(doc, node.path("spec"));
                 }
                 case "Secret" -> secrets.put(doc.requiredName(node), secret(doc, node));
                 case "AgentBackend" -> backends.add(backend(doc, node));
@@ -100,7 +102,7 @@ public final class ConfigLoader {
             }
         }
         checkReferences(source, backends, bindings, secrets);
-        return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets));
+        return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge);
     }
 
     // ---- kinds ----
@@ -158,6 +160,31 @@ public final class ConfigLoader {
                 doc.duration(gw, "keepaliveInterval", g.keepaliveInterval()),
                 doc.duration(gw, "connectTimeout", g.connectTimeout()));
         return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway);
+    }
+
+    /** spec.webChat and spec.contract of the Server resource. */
+    private static BridgeSettings bridge(Doc doc, JsonNode spec) {
+        JsonNode web = spec.path("webChat");
+        dev.switchboard.bridge.engine.Actor fallback = dev.switchboard.chat.web.WebChatSettings.DEFAULTS.defaultUser();
+        JsonNode user = web.path("defaultUser");
+        dev.switchboard.bridge.engine.Actor defaultUser = new dev.switchboard.bridge.engine.Actor(
+                user.path("id").asText(fallback.id()), user.path("name").asText(fallback.name()),
+                user.path("email").asText("").isBlank() ? null : user.path("email").asText());
+        JsonNode c = spec.path("contract");
+        dev.switchboard.bridge.engine.ContractDurations d = dev.switchboard.bridge.engine.ContractDurations.DEFAULTS;
+        dev.switchboard.bridge.engine.ContractDurations contract = new dev.switchboard.bridge.engine.ContractDurations(
+                doc.duration(c, "giveUpAfter", d.giveUpAfter()),
+                doc.duration(c, "busyNoticeAfter", d.busyNoticeAfter()),
+                doc.duration(c, "silenceLimit", d.silenceLimit()),
+                doc.duration(c, "noSignOfLife", d.noSignOfLife()),
+                doc.duration(c, "responseHeaders", d.responseHeaders()),
+                doc.duration(c, "settleDelay", d.settleDelay()),
+                doc.duration(c, "pollBackoffMax", d.pollBackoffMax()),
+                doc.duration(c, "retryBackoffMax", d.retryBackoffMax()),
+                doc.duration(c, "retryAfterMax", d.retryAfterMax()),
+                (int) doc.positiveLong(c, "cancelAttempts", "spec.contract.cancelAttempts", d.cancelAttempts()));
+        return new BridgeSettings(new dev.switchboard.chat.web.WebChatSettings(
+                web.path("trustForwardedUser").asBoolean(false), defaultUser), contract);
     }
 
     private static Map<String, String> secret(Doc doc, JsonNode node) {

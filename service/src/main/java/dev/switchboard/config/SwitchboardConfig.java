@@ -9,10 +9,29 @@ public record SwitchboardConfig(
         ServerSpec server,
         List<AgentBackendSpec> backends,
         List<BindingSpec> bindings,
-        Map<String, Map<String, String>> secrets) {
+        Map<String, Map<String, String>> secrets,
+        BridgeSettings bridge) {
+
+    public SwitchboardConfig {
+        bridge = bridge == null ? BridgeSettings.DEFAULTS : bridge;
+    }
+
+    /** A configuration with the bridge's default settings. */
+    public SwitchboardConfig(ServerSpec server, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
+            Map<String, Map<String, String>> secrets) {
+        this(server, backends, bindings, secrets, BridgeSettings.DEFAULTS);
+    }
 
     public static SwitchboardConfig empty() {
         return new SwitchboardConfig(ServerSpec.defaults(), List.of(), List.of(), Map.of());
+    }
+
+    public SwitchboardConfig withServer(ServerSpec newServer) {
+        return new SwitchboardConfig(newServer, backends, bindings, secrets, bridge);
+    }
+
+    public SwitchboardConfig withBridge(BridgeSettings newBridge) {
+        return new SwitchboardConfig(server, backends, bindings, secrets, newBridge);
     }
 
     public Optional<String> secret(SecretRef ref) {

@@ -1,6 +1,7 @@
 package dev.switchboard.demo;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -13,6 +14,7 @@ import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +49,11 @@ public final class DemoAgents {
 
     /** Starts Switchboard on host:port with its store under ./data, then mounts and registers the demo agents. */
     public static Future<SwitchboardApp> startDemo(Vertx vertx, String host, int port, String store) {
+        // C1: a web channel per demo agent, named after it, so a newcomer chats within seconds
+        List<BindingSpec> bindings = AGENTS.stream().map(a -> new BindingSpec("web-" + a.name(), a.name(), "web",
+                List.of(a.name()), "demo-user", null, true, Duration.ofHours(1))).toList();
         SwitchboardConfig config = new SwitchboardConfig(
-                ServerSpec.defaults().withListen(host, port).withStore(store), List.of(), List.of(), Map.of());
+                ServerSpec.defaults().withListen(host, port).withStore(store), List.of(), bindings, Map.of());
         return SwitchboardApp.start(vertx, config).map(app -> {
             Instant now = Instant.now();
             for (Agent a : AGENTS) {

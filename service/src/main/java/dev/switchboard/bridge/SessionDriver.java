@@ -1,0 +1,335 @@
+package dev.switchboard.bridge;
+
+import dev.switchboard.bridge.engine.Actor;
+import dev.switchboard.bridge.engine.Effect;
+import dev.switchboard.bridge.engine.Engine;
+import dev.switchboard.bridge.engine.Input;
+import dev.switchboard.bridge.engine.Session;
+import dev.switchboard.bridge.engine.Transition;
+import dev.switchboard.bridge.engine.Turn;
+import dev.switchboard.bridge.store.ChatStore;
+import dev.switchboard.bridge.store.ChatThread;
+import dev.switchboard.bridge.store.Post;
+import dev.switchboard.client.A2aAgentClient;
+import dev.switchboard.client.AgentEndpoint;
+import dev.switchboard.client.CallException;
+import dev.switchboard.client.CallFailure;
+import dev.switchboard.client.StreamHandle;
+import dev.switchboard.client.StreamListener;
+import dev.switchboard.protocol.model.ListTasksParams;
+import dev.switchboard.protocol.model.SendMessageParams;
+import dev.switchboard.protocol.model.StreamEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the engine for real. Sessions are serial: every input of a thread is handled on that
+ * thread's lane (one of a few single-threaded executors), where the step's result — session, posts,
+ * turn states — is committed to the store before any of its effects runs. Calls to the agent are
+ * asynchronous; their results come back to the lane as inputs.
+ */
+public final class SessionDriver implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionDriver.class);
+    private static final int LIST_PAGE_SIZE = 100;
+    /** ListTasks must return history, or every turn looks absent; this asks for plenty of it. */
+    private static final int LIST_HISTORY = 1000;
+
+    private final Vertx vertx;
+    private final ChatStore store;
+    private final ChatEvents events;
+    private final A2aAgentClient client;
+    private final Engine engine;
+    private final Clock clock;
+    private final MeterRegistry meters;
+    private final Map<String, BindingRuntime> bindings;
+    private final ExecutorService[] lanes;
+    private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ChatThread> threads = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, StreamHandle> streams = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    public SessionDriver(Vertx vertx, ChatStore store, ChatEvents events, A2aAgentClient client, Engine engine,
+            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount) {
+        this.vertx = vertx;
+        this.store = store;
+        this.events = events;
+        this.client = client;
+        this.engine = engine;
+        this.clock = clock;
+        this.meters = meters;
+        this.bindings = Map.copyOf(bindings);
+        this.lanes = new ExecutorService[laneCount];
+        for (int i = 0; i < laneCount; i++) {
+            int n = i;
+            lanes[i] = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "bridge-lane-" + n);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    public Optional<BindingRuntime> binding(String name) {
+        return Optional.ofNullable(bindings.get(name));
+    }
+
+    /** B14: every session with unfinished turns is fed {@link Input.Restarted}. */
+    public Future<Integer> recover() {
+        return onLane("recover", () -> {
+            Map<String, Session> pending = store.pendingSessions();
+            pending.keySet().forEach(id -> submit(id, new Input.Restarted()));
+            return pending.size();
+        });
+    }
+
+    /**
+     * Accepts a person's message into a thread: written (post and session, one transaction) before
+     * anything is sent. A repeated messageId returns the post already accepted (B7).
+     */
+    public Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor) {
+        return onLane(thread.threadId(), () -> {
+            Optional<Post> existing = store.post(messageId);
+            if (existing.isPresent()) {
+                if (!existing.get().threadId().equals(thread.threadId()) || !Post.USER.equals(existing.get().kind())) {
+                    throw new IllegalArgumentException("messageId " + messageId + " is already used by another message");
+                }
+                return existing.get();
+            }
+            threads.putIfAbsent(thread.threadId(), thread);
+            Session session = load(thread.threadId());
+            Instant now = clock.instant();
+            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor), now);
+            String state = stateOf(t.session(), messageId);
+            Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor, messageId, state, now, now);
+            List<Effect> chatOnly = t.effects().stream()
+                    .filter(e -> !(e instanceof Effect.TurnStateChanged s && s.messageId().equals(messageId)))
+                    .toList();
+            List<Post> changed = store.commitStep(thread.threadId(), t.session(), chatOnly, accepted, now);
+            sessions.put(thread.threadId(), t.session());
+            changed.forEach(events::publish);
+            run(thread.threadId(), t);
+            return changed.get(0);
+        });
+    }
+
+    /** The visible state of the turn a message belongs to (its own, or the turn it answers). */
+    private static String stateOf(Session session, String messageId) {
+        for (Turn turn : session.turns()) {
+            if (turn.messageId().equals(messageId) || turn.answerMessageIds().contains(messageId)) {
+                return turn.view().name().toLowerCase(Locale.ROOT);
+            }
+        }
+        return "queued";
+    }
+
+    /** Feeds an input to a thread's session on its lane. */
+    public void submit(String threadId, Input input) {
+        if (closed) {
+            return;
+        }
+        onLane(threadId, () -> {
+            Session session = load(threadId);
+            Instant now = clock.instant();
+            Transition t = engine.step(session, input, now);
+            if (t.effects().isEmpty() && t.session().gen() == session.gen()) {
+                return null; // a stale result: nothing changed
+            }
+            List<Post> changed = store.commitStep(threadId, t.session(), t.effects(), null, now);
+            sessions.put(threadId, t.session());
+            changed.forEach(events::publish);
+            run(threadId, t);
+            return null;
+        }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
+                e.toString()));
+    }
+
+    private Session load(String threadId) {
+        Session cached = sessions.get(threadId);
+        ChatThread thread = thread(threadId);
+        BindingRuntime binding = bindings.get(thread.binding());
+        if (binding == null) {
+            throw new IllegalStateException("thread " + threadId + " belongs to binding " + thread.binding()
+                    + ", which is no longer configured");
+        }
+        Session session = cached != null ? cached : store.session(threadId).orElseGet(() -> new Session(threadId,
+                "slack".equals(thread.platform()) ? "Slack" : "Web", binding.dialect(),
+                binding.spec().questionsAllowed(), binding.spec().questionTimeout(), binding.fingerprint()));
+        return session.withSettings(binding.spec().questionsAllowed(), binding.spec().questionTimeout(),
+                binding.fingerprint());
+    }
+
+    private ChatThread thread(String threadId) {
+        return threads.computeIfAbsent(threadId, id -> store.thread(id)
+                .orElseThrow(() -> new IllegalStateException("unknown thread " + id)));
+    }
+
+    // ================= effects =================
+
+    private void run(String threadId, Transition t) {
+        for (Effect e : t.effects()) {
+            try {
+                runOne(threadId, t.session(), e);
+            } catch (RuntimeException ex) {
+                LOG.error("bridge: effect {} of session {} failed: {}", e.getClass().getSimpleName(), threadId, ex.toString());
+            }
+        }
+    }
+
+    private void runOne(String threadId, Session session, Effect e) {
+        if (e instanceof Effect.FetchCard f) {
+            AgentEndpoint ep = endpoint(threadId, session);
+            if (ep == null) {
+                submit(threadId, new Input.CallFailed(f.gen(), Input.Call.CARD, noBackend(), false));
+                return;
+            }
+            client.fetchCard(ep).onComplete(ar -> submit(threadId, ar.succeeded()
+                    ? new Input.CardFetched(f.gen(), ar.result())
+                    : new Input.CallFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false)));
+        } else if (e instanceof Effect.SendStream s) {
+            stream(threadId, s.gen(), Input.Call.SEND, listener -> client.sendStreaming(endpoint(threadId, session),
+                    SendMessageParams.of(s.message()), listener), session);
+        } else if (e instanceof Effect.Subscribe s) {
+            stream(threadId, s.gen(), Input.Call.SUBSCRIBE,
+                    listener -> client.subscribe(endpoint(threadId, session), s.taskId(), listener), session);
+        } else if (e instanceof Effect.GetTask g) {
+            call(threadId, g.gen(), Input.Call.GET_TASK, session,
+                    ep -> client.getTask(ep, g.taskId(), null).map(task -> new Input.TaskRead(g.gen(), task)));
+        } else if (e instanceof Effect.ListTasks l) {
+            ListTasksParams params = new ListTasksParams(l.contextId(), null, LIST_PAGE_SIZE, l.pageToken(), LIST_HISTORY,
+                    null, true, null);
+            call(threadId, l.gen(), Input.Call.LIST_TASKS, session,
+                    ep -> client.listTasks(ep, params).map(page -> new Input.TasksListed(l.gen(), page)));
+        } else if (e instanceof Effect.CancelTask c) {
+            call(threadId, c.gen(), Input.Call.CANCEL, session,
+                    ep -> client.cancelTask(ep, c.taskId()).map(task -> new Input.CancelAccepted(c.gen(), task)));
+        } else if (e instanceof Effect.CloseStream) {
+            StreamHandle h = streams.remove(threadId);
+            if (h != null) {
+                h.close();
+            }
+        } else if (e instanceof Effect.ScheduleTimer s) {
+            long delay = Math.max(1, Duration.between(clock.instant(), s.at()).toMillis());
+            vertx.setTimer(delay, id -> submit(threadId, new Input.TimerFired(s.gen())));
+        } else if (e instanceof Effect.CountCredentialRejection) {
+            ChatThread thread = thread(threadId);
+            Counter.builder("switchboard_credential_rejections_total")
+                    .description("Calls the agent answered with HTTP 401 or 403")
+                    .tag("binding", thread.binding())
+                    .tag("backend", bindings.get(thread.binding()).spec().backendRef())
+                    .register(meters)
+                    .increment();
+        }
+        // ShowAnswer, PostNotice, AskQuestion, TurnStateChanged were committed with the step
+    }
+
+    private interface StreamStarter {
+        StreamHandle start(StreamListener listener);
+    }
+
+    private void stream(String threadId, long gen, Input.Call call, StreamStarter starter, Session session) {
+        StreamHandle previous = streams.remove(threadId);
+        if (previous != null) {
+            previous.close();
+        }
+        if (endpoint(threadId, session) == null) {
+            submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
+            return;
+        }
+        StreamListener listener = new StreamListener() {
+            @Override
+            public void onEvent(StreamEvent event) {
+                submit(threadId, new Input.StreamEventReceived(gen, event));
+            }
+
+            @Override
+            public void onEnd() {
+                submit(threadId, new Input.StreamEnded(gen));
+            }
+
+            @Override
+            public void onFailure(CallFailure failure, boolean afterEvents) {
+                submit(threadId, new Input.CallFailed(gen, call, failure, afterEvents));
+            }
+        };
+        // the client must be driven from a Vert.x context; its callbacks then stay on it
+        vertx.runOnContext(v -> streams.put(threadId, starter.start(listener)));
+    }
+
+    private void call(String threadId, long gen, Input.Call call, Session session,
+            java.util.function.Function<AgentEndpoint, Future<? extends Input>> invoke) {
+        AgentEndpoint ep = endpoint(threadId, session);
+        if (ep == null) {
+            submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
+            return;
+        }
+        vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> submit(threadId, ar.succeeded()
+                ? ar.result() : new Input.CallFailed(gen, call, failureOf(ar.cause()), false))));
+    }
+
+    private AgentEndpoint endpoint(String threadId, Session session) {
+        BindingRuntime binding = bindings.get(thread(threadId).binding());
+        return binding == null ? null : binding.endpoint(session.agentVersion()).orElse(null);
+    }
+
+    private static CallFailure noBackend() {
+        return new CallFailure.Transport(CallFailure.TransportKind.CONNECT, "the binding's backend is not registered");
+    }
+
+    private static CallFailure failureOf(Throwable cause) {
+        if (cause instanceof CallException ce) {
+            return ce.failure();
+        }
+        return new CallFailure.Malformed(cause == null ? "unknown failure" : cause.toString());
+    }
+
+    private <T> Future<T> onLane(String key, Supplier<T> work) {
+        Promise<T> promise = Promise.promise();
+        ExecutorService lane = lanes[Math.floorMod(key.hashCode(), lanes.length)];
+        try {
+            lane.execute(() -> {
+                try {
+                    promise.complete(work.get());
+                } catch (RuntimeException e) {
+                    promise.fail(e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            promise.fail(new IllegalStateException("the bridge is shutting down"));
+        }
+        return promise.future();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        streams.values().forEach(StreamHandle::close);
+        for (ExecutorService lane : lanes) {
+            lane.shutdown();
+        }
+        for (ExecutorService lane : lanes) {
+            try {
+                lane.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,334 @@
+package dev.switchboard.chat.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.bridge.ChatEvents;
+import dev.switchboard.bridge.SessionDriver;
+import dev.switchboard.bridge.engine.Actor;
+import dev.switchboard.bridge.store.ChatStore;
+import dev.switchboard.bridge.store.ChatThread;
+import dev.switchboard.bridge.store.Post;
+import dev.switchboard.config.BindingSpec;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.ext.web.handler.StaticHandler;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+/**
+ * C1: the built-in web chat — its JSON API under {@code /api/chat} and the page at {@code /}.
+ * Channels come from the web Bindings; each thread is one session with the bound agent.
+ */
+public final class WebChatRoutes {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_TEXT = 32 * 1024;
+    private static final Pattern MESSAGE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+    private final Vertx vertx;
+    private final ChatStore store;
+    private final ChatEvents events;
+    private final SessionDriver driver;
+    private final WebChatSettings settings;
+    private final Clock clock;
+    /** channel → binding, for the web platform */
+    private final Map<String, BindingSpec> channels = new LinkedHashMap<>();
+    private final java.util.function.Function<String, String> descriptions;
+
+    public WebChatRoutes(Vertx vertx, ChatStore store, ChatEvents events, SessionDriver driver, List<BindingSpec> bindings,
+            java.util.function.Function<String, String> descriptions, WebChatSettings settings, Clock clock) {
+        this.vertx = vertx;
+        this.store = store;
+        this.events = events;
+        this.driver = driver;
+        this.settings = settings;
+        this.clock = clock;
+        this.descriptions = descriptions;
+        for (BindingSpec b : bindings) {
+            if ("web".equals(b.platform())) {
+                b.channels().forEach(c -> channels.put(c, b));
+            }
+        }
+    }
+
+    public void mount(Router router) {
+        BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_TEXT * 2L);
+        router.get("/api/chat/me").handler(ctx -> json(ctx.response(), 200, actorJson(user(ctx))));
+        router.get("/api/chat/channels").handler(this::channels);
+        router.get("/api/chat/channels/:channel/threads").handler(this::threads);
+        router.post("/api/chat/channels/:channel/threads").handler(body).handler(this::newThread);
+        router.get("/api/chat/threads/:threadId").handler(this::thread);
+        router.post("/api/chat/threads/:threadId/messages").handler(body).handler(this::newMessage);
+        router.get("/api/chat/threads/:threadId/events").handler(this::events);
+    }
+
+    /** The page; mounted last, as it answers every GET no other route took. */
+    public static void mountPage(Router router) {
+        router.get("/*").handler(StaticHandler.create("webchat").setIndexPage("index.html").setCachingEnabled(false));
+    }
+
+    private void channels(RoutingContext ctx) {
+        ArrayNode list = JSON.createArrayNode();
+        channels.forEach((name, b) -> {
+            ObjectNode c = list.addObject();
+            c.put("name", name);
+            c.put("agent", b.backendRef());
+            c.put("description", descriptions.apply(b.backendRef()));
+        });
+        ObjectNode out = JSON.createObjectNode();
+        out.set("channels", list);
+        json(ctx.response(), 200, out);
+    }
+
+    private void threads(RoutingContext ctx) {
+        String channel = ctx.pathParam("channel");
+        if (!channels.containsKey(channel)) {
+            error(ctx.response(), 404, "no such channel: " + channel, "channel");
+            return;
+        }
+        blocking(ctx, () -> store.threads("web", channel, 200), list -> {
+            ArrayNode arr = JSON.createArrayNode();
+            list.forEach(t -> arr.add(threadJson(t)));
+            ObjectNode out = JSON.createObjectNode();
+            out.set("threads", arr);
+            json(ctx.response(), 200, out);
+        });
+    }
+
+    private void newThread(RoutingContext ctx) {
+        String channel = ctx.pathParam("channel");
+        BindingSpec binding = channels.get(channel);
+        if (binding == null) {
+            error(ctx.response(), 404, "no such channel: " + channel, "channel");
+            return;
+        }
+        Message m = message(ctx);
+        if (m == null) {
+            return;
+        }
+        Actor user = user(ctx);
+        blocking(ctx, () -> {
+            // a retried POST with the same messageId finds its thread instead of opening another
+            var existing = store.post(m.messageId);
+            if (existing.isPresent()) {
+                return store.thread(existing.get().threadId()).orElseThrow();
+            }
+            var now = clock.instant();
+            ChatThread t = new ChatThread(UUID.randomUUID().toString(), "web", channel, binding.name(), title(m.text),
+                    now, now);
+            store.createThread(t);
+            return t;
+        }, thread -> driver.accept(thread, m.messageId, m.text, user).onComplete(ar -> {
+            if (ar.failed()) {
+                error(ctx.response(), 409, ar.cause().getMessage(), "messageId");
+                return;
+            }
+            ObjectNode out = JSON.createObjectNode();
+            out.put("threadId", thread.threadId());
+            out.put("messageId", ar.result().id());
+            json(ctx.response(), 201, out);
+        }));
+    }
+
+    private void newMessage(RoutingContext ctx) {
+        String threadId = ctx.pathParam("threadId");
+        Message m = message(ctx);
+        if (m == null) {
+            return;
+        }
+        Actor user = user(ctx);
+        blocking(ctx, () -> store.thread(threadId).orElse(null), thread -> {
+            if (thread == null || !"web".equals(thread.platform())) {
+                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+                return;
+            }
+            driver.accept(thread, m.messageId, m.text, user).onComplete(ar -> {
+                if (ar.failed()) {
+                    error(ctx.response(), 409, ar.cause().getMessage(), "messageId");
+                    return;
+                }
+                ObjectNode out = JSON.createObjectNode();
+                out.put("messageId", ar.result().id());
+                json(ctx.response(), 201, out);
+            });
+        });
+    }
+
+    private void thread(RoutingContext ctx) {
+        String threadId = ctx.pathParam("threadId");
+        blocking(ctx, () -> store.thread(threadId).map(t -> {
+            ObjectNode out = threadJson(t);
+            ArrayNode posts = out.putArray("posts");
+            store.posts(threadId).forEach(p -> posts.add(postJson(p)));
+            return out;
+        }).orElse(null), out -> {
+            if (out == null) {
+                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+            } else {
+                json(ctx.response(), 200, out);
+            }
+        });
+    }
+
+    /** SSE of the thread's post changes (upserts by id), with keepalive comments. */
+    private void events(RoutingContext ctx) {
+        String threadId = ctx.pathParam("threadId");
+        blocking(ctx, () -> store.thread(threadId).isPresent(), exists -> {
+            if (!exists) {
+                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+                return;
+            }
+            HttpServerResponse r = ctx.response();
+            r.setChunked(true)
+                    .putHeader("Content-Type", "text/event-stream")
+                    .putHeader("Cache-Control", "no-cache")
+                    .putHeader("X-Accel-Buffering", "no");
+            r.write(": connected\n\n");
+            Context context = vertx.getOrCreateContext();
+            Runnable stop = events.watch(threadId, post -> context.runOnContext(v -> {
+                if (!r.closed() && !r.ended()) {
+                    r.write("event: post\ndata: " + postJson(post) + "\n\n");
+                }
+            }));
+            long keepalive = vertx.setPeriodic(15_000, id -> {
+                if (!r.closed() && !r.ended()) {
+                    r.write(": keepalive\n\n");
+                }
+            });
+            r.closeHandler(v -> {
+                stop.run();
+                vertx.cancelTimer(keepalive);
+            });
+        });
+    }
+
+    // ---- input ----
+
+    private record Message(String messageId, String text) {}
+
+    /** The body {text, messageId?}; answers 400 naming the field and returns null when it is wrong. */
+    private Message message(RoutingContext ctx) {
+        JsonNode body;
+        try {
+            String raw = ctx.body() == null ? null : ctx.body().asString();
+            body = raw == null || raw.isBlank() ? null : JSON.readTree(raw);
+        } catch (java.io.IOException e) {
+            error(ctx.response(), 400, "body: not valid JSON", "body");
+            return null;
+        }
+        if (body == null || !body.isObject()) {
+            error(ctx.response(), 400, "body: a JSON object {\"text\": …} is required", "body");
+            return null;
+        }
+        JsonNode text = body.get("text");
+        if (text == null || !text.isTextual() || text.asText().isBlank()) {
+            error(ctx.response(), 400, "text: a non-empty string is required", "text");
+            return null;
+        }
+        if (text.asText().length() > MAX_TEXT) {
+            error(ctx.response(), 400, "text: longer than " + MAX_TEXT + " characters", "text");
+            return null;
+        }
+        JsonNode id = body.get("messageId");
+        String messageId;
+        if (id == null || id.isNull()) {
+            messageId = UUID.randomUUID().toString();
+        } else if (!id.isTextual() || !MESSAGE_ID.matcher(id.asText()).matches()) {
+            error(ctx.response(), 400, "messageId: 1-128 letters, digits or . _ : -", "messageId");
+            return null;
+        } else {
+            messageId = id.asText();
+        }
+        return new Message(messageId, text.asText());
+    }
+
+    private Actor user(RoutingContext ctx) {
+        if (settings.trustForwardedUser()) {
+            String user = ctx.request().getHeader("X-Forwarded-User");
+            if (user != null && !user.isBlank()) {
+                String email = ctx.request().getHeader("X-Forwarded-Email");
+                return new Actor(user.trim(), user.trim(), email == null || email.isBlank() ? null : email.trim());
+            }
+        }
+        return settings.defaultUser();
+    }
+
+    private static String title(String text) {
+        String line = text.strip().split("\\R", 2)[0];
+        return line.length() > 80 ? line.substring(0, 79) + "…" : line;
+    }
+
+    // ---- output ----
+
+    static ObjectNode threadJson(ChatThread t) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("threadId", t.threadId());
+        n.put("channel", t.channel());
+        n.put("title", t.title());
+        n.put("createdAt", t.createdAt().toString());
+        n.put("lastActivity", t.lastActivity().toString());
+        return n;
+    }
+
+    static ObjectNode postJson(Post p) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("id", p.id());
+        n.put("kind", p.kind());
+        n.put("text", p.text());
+        if (p.author() == null) {
+            n.putNull("author");
+        } else {
+            n.set("author", actorJson(p.author()));
+        }
+        n.put("turnMessageId", p.turnMessageId());
+        n.put("state", p.state());
+        n.put("createdAt", p.createdAt().toString());
+        n.put("updatedAt", p.updatedAt().toString());
+        n.put("seq", p.seq());
+        return n;
+    }
+
+    private static ObjectNode actorJson(Actor a) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("id", a.id());
+        n.put("name", a.name());
+        n.put("email", a.email());
+        return n;
+    }
+
+    private <T> void blocking(RoutingContext ctx, Callable<T> work, java.util.function.Consumer<T> then) {
+        vertx.executeBlocking(work).onComplete(ar -> {
+            if (ar.succeeded()) {
+                then.accept(ar.result());
+            } else {
+                error(ctx.response(), 500, "the chat store failed; nothing was changed", null);
+            }
+        });
+    }
+
+    private static void json(HttpServerResponse r, int status, JsonNode body) {
+        if (!r.ended() && !r.closed()) {
+            r.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.toString());
+        }
+    }
+
+    private static void error(HttpServerResponse r, int status, String message, String field) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("error", message);
+        if (field != null) {
+            n.put("field", field);
+        }
+        json(r, status, n);
+    }
+}

@@ -1,0 +1,10 @@
+package dev.switchboard.config;
+
+import dev.switchboard.bridge.engine.ContractDurations;
+import dev.switchboard.chat.web.WebChatSettings;
+
+/** The chat bridge's settings from the Server resource: the web chat's identity rules and the contract's durations. */
+public record BridgeSettings(WebChatSettings webChat, ContractDurations contract) {
+
+    public static final BridgeSettings DEFAULTS = new BridgeSettings(WebChatSettings.DEFAULTS, ContractDurations.DEFAULTS);
+}
