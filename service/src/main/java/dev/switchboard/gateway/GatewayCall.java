@@ -47,6 +47,8 @@ final class GatewayCall {
     private long timeoutTimer = -1;
     private long streamTimer = -1;
     private boolean done;
+    /** Set when we reset the upstream ourselves: the failure that reset reports is not the agent's. */
+    private boolean resetByUs;
     private boolean streaming;
     private boolean streamHeadersSent;
     private long lastAgentEventNanos;
@@ -306,7 +308,7 @@ final class GatewayCall {
     // ---- failures and the one way out ----
 
     private void onUpstreamFailure(Throwable cause) {
-        if (done) {
+        if (done || resetByUs) {
             return;
         }
         if (streamHeadersSent) {
@@ -383,6 +385,9 @@ final class GatewayCall {
 
     private void resetUpstream() {
         if (upstream != null) {
+            // reset() reports its own failure synchronously; without the flag a timeout or an idle
+            // stream would be answered as "agent unreachable" before its own answer is written
+            resetByUs = true;
             upstream.reset();
         }
     }

@@ -1,0 +1,195 @@
+package dev.switchboard.gateway.support;
+
+import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.config.SecretRef;
+import dev.switchboard.config.ServerSpec;
+import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.gateway.GatewaySettings;
+import dev.switchboard.protocol.model.AgentSkill;
+import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testkit.TestAgent;
+import dev.switchboard.testkit.TestAgentOptions;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One Switchboard under test: a Vert.x instance, real upstream agents on ephemeral ports, the
+ * configuration built from records, the app on an ephemeral port with its own SQLite file, and an
+ * HTTP client pointed at it. Nothing of Switchboard is mocked.
+ */
+public final class Harness implements AutoCloseable {
+
+    public final Vertx vertx = Vertx.vertx();
+    private final Path dir;
+    private final List<TestAgent> agents = new ArrayList<>();
+    private final List<RawAgent> raws = new ArrayList<>();
+    private SwitchboardApp app;
+    private TestHttp http;
+
+    private String adminToken;
+    private final List<CallerAuth.ApiKey> apiKeys = new ArrayList<>();
+    private String callerIdHeader = ServerSpec.DEFAULT_CALLER_ID_HEADER;
+    private Duration registrationTtl = Duration.ofSeconds(90);
+    private GatewaySettings gateway = GatewaySettings.DEFAULTS;
+    private final List<AgentBackendSpec> backends = new ArrayList<>();
+    private final Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
+
+    public Harness(Path dir) {
+        this.dir = dir;
+    }
+
+    // ---- upstreams ----
+
+    public TestAgent agent(TestAgentOptions options) {
+        TestAgent agent = Wait.on(TestAgent.start(vertx, options, 0));
+        agents.add(agent);
+        return agent;
+    }
+
+    public RawAgent raw(RawAgent.Responder responder) {
+        RawAgent agent = Wait.on(RawAgent.start(vertx, responder));
+        raws.add(agent);
+        return agent;
+    }
+
+    // ---- configuration ----
+
+    public Harness backend(String name, String url) {
+        return backend(spec(name, url, AgentLimits.DEFAULTS, Map.of(), null, List.of()));
+    }
+
+    public Harness backend(String name, String url, AgentLimits limits) {
+        return backend(spec(name, url, limits, Map.of(), null, List.of()));
+    }
+
+    public Harness backend(AgentBackendSpec spec) {
+        backends.add(spec);
+        return this;
+    }
+
+    public Harness adminToken(String token) {
+        this.adminToken = token;
+        return this;
+    }
+
+    public Harness apiKey(String name, String key) {
+        apiKeys.add(new CallerAuth.ApiKey(name, key));
+        return this;
+    }
+
+    public Harness callerIdHeader(String header) {
+        this.callerIdHeader = header;
+        return this;
+    }
+
+    public Harness registrationTtl(Duration ttl) {
+        this.registrationTtl = ttl;
+        return this;
+    }
+
+    public Harness gateway(GatewaySettings settings) {
+        this.gateway = settings;
+        return this;
+    }
+
+    public Harness keepaliveInterval(Duration interval) {
+        return gateway(new GatewaySettings(gateway.maxRequestBytes(), interval, gateway.connectTimeout()));
+    }
+
+    public Harness secret(String name, String key, String value) {
+        secrets.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(key, value);
+        return this;
+    }
+
+    public SwitchboardConfig config() {
+        ServerSpec server = new ServerSpec("127.0.0.1", 0, "sqlite:" + dir.resolve("switchboard.db"), adminToken,
+                List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway);
+        return new SwitchboardConfig(server, List.copyOf(backends), List.of(), Map.copyOf(secrets));
+    }
+
+    public static AgentBackendSpec spec(String name, String url, AgentLimits limits, Map<String, String> headers,
+            SecretRef token, List<AgentSkill> skills) {
+        return new AgentBackendSpec(name, "default", url, AgentBackendSpec.DIALECT_A2A, null, null, null, headers, token,
+                limits, skills);
+    }
+
+    public static AgentLimits limits(int maxConcurrency, long defaultTimeoutSeconds, long maxTimeoutSeconds,
+            long maxResponseBytes, long streamIdleTimeoutSeconds) {
+        return new AgentLimits(maxConcurrency, defaultTimeoutSeconds, maxTimeoutSeconds, maxResponseBytes,
+                streamIdleTimeoutSeconds);
+    }
+
+    // ---- the app ----
+
+    public Harness start() {
+        app = Wait.on(SwitchboardApp.start(vertx, config()));
+        if (http != null) {
+            http.close();
+        }
+        http = new TestHttp(vertx, app.baseUrl());
+        return this;
+    }
+
+    /** Stops the app and starts a new one on the same configuration and store file. */
+    public Harness restart() {
+        Wait.on(app.close());
+        return start();
+    }
+
+    public SwitchboardApp app() {
+        return app;
+    }
+
+    public TestHttp http() {
+        return http;
+    }
+
+    public String base() {
+        return app.baseUrl();
+    }
+
+    public Metrics metrics() {
+        Reply r = http.get("/metrics");
+        if (r.status() != 200) {
+            throw new IllegalStateException("/metrics answered " + r);
+        }
+        return new Metrics(r.text());
+    }
+
+    /** The gateway's in-flight gauge for an agent, read from /metrics. */
+    public int inFlight(String agentId) {
+        return (int) metrics().sum("switchboard_gateway_in_flight", "agent", agentId);
+    }
+
+    /** The gateway's open-streams gauge for an agent, read from /metrics. */
+    public int openStreams(String agentId) {
+        return (int) metrics().sum("switchboard_gateway_streams_open", "agent", agentId);
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (http != null) {
+                http.close();
+            }
+            if (app != null) {
+                Wait.on(app.close());
+            }
+            for (TestAgent a : agents) {
+                Wait.on(a.close());
+            }
+            for (RawAgent r : raws) {
+                Wait.on(r.close());
+            }
+        } finally {
+            Wait.on(vertx.close());
+        }
+    }
+}
