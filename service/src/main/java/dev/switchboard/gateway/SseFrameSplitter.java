@@ -76,6 +76,12 @@ final class SseFrameSplitter {
         if (pending.length() > maxFrameBytes) {
             throw new IllegalStateException("an SSE event exceeded " + maxFrameBytes + " bytes");
         }
+        // an event that arrived whole in one chunk never sat in pending: check complete frames too
+        for (Buffer frame : frames) {
+            if (frame.length() > maxFrameBytes) {
+                throw new IllegalStateException("an SSE event exceeded " + maxFrameBytes + " bytes");
+            }
+        }
         return frames;
     }
 
