@@ -26,7 +26,11 @@ public sealed interface Effect {
     /** Cut the open stream (silence); its late events are stale anyway. */
     record CloseStream() implements Effect {}
 
-    /** Fire {@link Input.TimerFired} with this generation at {@code at}. */
+    /**
+     * Fire {@link Input.TimerFired} with this generation at {@code at}. Several timers may share a
+     * generation (the silence limit is pushed back by every event); a driver may keep them all or
+     * only the newest: the engine ignores a timer that is not yet due.
+     */
     record ScheduleTimer(long gen, Instant at) implements Effect {}
 
     /** The agent's answer so far for this turn (replaces what was shown). */

@@ -23,12 +23,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The agent contract as a state machine: {@code step(session, input, now) → (session', effects)}.
  * Pure: no I/O, no clock, no threads. Time arrives as {@code now}; waiting is a
  * {@link Effect.ScheduleTimer}. The driver stores {@code session'} before it runs the effects, so
  * every effect that depends on a state change finds it durable.
+ *
+ * <p>Timers may fire late, early or more than once (a driver may keep every timer it was asked for,
+ * or only the newest): each phase checks its own deadline, so a timer that is not yet due, or whose
+ * generation was superseded, does nothing.
  *
  * <p>Rows of the seed (000) are named where they are implemented: Discovery, Methods, What is sent,
  * Replies, Task states, Questions, Errors.
@@ -40,6 +45,7 @@ public final class Engine {
     static final String ACTOR_KEY = "agentkourier.dev/actor";
     static final int MAX_LIST_PAGES = 100;
     static final int MINUS_31403 = -31403;
+    static final String A2A = "a2a";
 
     private final ContractDurations d;
 
@@ -87,20 +93,24 @@ public final class Engine {
             Turn turn = new Turn(m.messageId(), m.text(), m.actor(), now);
             session.turns.add(turn);
             if (active == null) {
-                begin(turn);
-            } else {
-                view(turn, TurnView.QUEUED);
-                if (active.phase == Phase.PAUSED_AUTH && "a2a".equals(session.dialect)) {
-                    // Task states, auth-required: on a2a a typed reply makes us read the task again
-                    readTask(active);
+                begin(session.turns.get(0));
+                if (turn != session.turns.get(0)) {
+                    view(turn, TurnView.QUEUED);
                 }
+                return;
+            }
+            // Replies: while a task of the session is recorded, no new turn is sent; replies queue behind it
+            view(turn, TurnView.QUEUED);
+            if (active.phase == Phase.PAUSED_AUTH && A2A.equals(session.dialect)) {
+                // Task states, auth-required: on a2a a typed reply makes us read the task again
+                readTask(active);
             }
         }
 
         // ================= starting and sending =================
 
         void begin(Turn turn) {
-            if (session.agentVersion == null || !session.currentFingerprint.equals(session.cardFingerprint)) {
+            if (session.agentVersion == null || !Objects.equals(session.currentFingerprint, session.cardFingerprint)) {
                 // Discovery: the card is fetched on first use and again when the URL or credentials change
                 turn.phase = Phase.FETCHING_CARD;
                 view(turn, TurnView.SENDING);
@@ -116,14 +126,19 @@ public final class Engine {
                 notDelivered(turn, Notices.refused(refusal));
                 return;
             }
+            // Discovery: interfaces that are not JSON-RPC are dropped; the version is read from those left
             session.agentVersion = card.interfaces().stream()
                     .filter(AgentInterface::isJsonRpc)
                     .anyMatch(i -> i.protocolVersion() != null && i.protocolVersion().startsWith("1."))
                     ? ProtocolVersion.V1_0 : ProtocolVersion.V0_3;
             session.cardFingerprint = session.currentFingerprint;
-            turn.troubleSince = null;
-            turn.retryAttempt = 0;
-            send(turn);
+            if (turn.sendAttempts > 0 && turn.troubleSince != null) {
+                send(turn); // a resend inside its retry window keeps the window
+            } else {
+                turn.troubleSince = null;
+                turn.retryAttempt = 0;
+                send(turn);
+            }
         }
 
         /** Discovery: the refusals, in the seed's words; null when the card is acceptable. */
@@ -146,30 +161,42 @@ public final class Engine {
         /** Methods: SendStreamingMessage for every turn; What is sent: one user message, one text part. */
         void send(Turn turn) {
             turn.phase = Phase.SENDING;
-            turn.eventsThisCall = false;
-            turn.lastEventWasTask = false;
+            openCall(turn, false);
             turn.sendAttempts++;
             view(turn, TurnView.SENDING);
+            // What is sent: contextId empty on the first turn, then the agent's; a new turn never sets taskId
             Message message = new Message(turn.messageId, Role.USER, List.of(Part.text(prefixed(turn.actor, turn.text))),
                     session.contextId, null, actorMetadata(turn.actor), null, null);
             long gen = nextGen();
             effects.add(new Effect.SendStream(gen, message));
-            armSilence(gen);
+            armSilence(turn, gen);
         }
 
-        /** Questions: the answer is one text part, to the paused taskId and contextId, with its own messageId. */
+        /**
+         * Questions: the reply to a question is its answer. Methods, GetTask: on a2a the task is read
+         * first, so an answer goes only to a task that still asks the question that was shown.
+         */
         void answer(Turn turn, Input.ChatMessage m) {
             turn.answerMessageId = m.messageId();
             turn.answerText = m.text();
             turn.answerActor = m.actor();
             turn.answerMessageIds.add(m.messageId());
-            sendAnswer(turn);
+            turn.answerPending = true;
+            turn.answerSent = false;
+            turn.questionDeadline = null;
+            view(turn, TurnView.RUNNING);
+            if (A2A.equals(session.dialect)) {
+                readTask(turn);
+            } else {
+                sendAnswer(turn);
+            }
         }
 
+        /** Questions: the answer is one text part, to the paused taskId and contextId, with its own messageId. */
         void sendAnswer(Turn turn) {
             turn.phase = Phase.SENDING;
-            turn.eventsThisCall = false;
-            turn.lastEventWasTask = false;
+            openCall(turn, false);
+            turn.answerSent = true;
             turn.questionDeadline = null;
             view(turn, TurnView.RUNNING);
             Actor actor = turn.answerActor;
@@ -178,22 +205,59 @@ public final class Engine {
                     actorMetadata(actor), null, null);
             long gen = nextGen();
             effects.add(new Effect.SendStream(gen, message));
-            armSilence(gen);
+            armSilence(turn, gen);
         }
 
+        /** The agent did not take the answer (the task still asks the same question): it is sent again. */
+        void answerStillWanted(Turn turn) {
+            if (!turn.answerSent) {
+                sendAnswer(turn);
+                return;
+            }
+            if (turn.troubleSince == null) {
+                turn.troubleSince = now;
+            }
+            if (!giveUp(turn, Notices.unreachable())) {
+                sendAnswer(turn);
+            }
+        }
+
+        /**
+         * The agent moved on before a typed reply could answer its question: the reply is not an
+         * answer but a turn of its own, queued behind the task (nothing a person wrote is lost).
+         */
+        void replyIsNotAnAnswer(Turn turn) {
+            Turn reply = new Turn(turn.answerMessageId, turn.answerText, turn.answerActor, now);
+            turn.answerMessageIds.remove(turn.answerMessageId);
+            turn.answerMessageId = null;
+            turn.answerText = null;
+            turn.answerActor = null;
+            turn.answerPending = false;
+            session.turns.add(session.turns.indexOf(turn) + 1, reply);
+            view(reply, TurnView.QUEUED);
+        }
+
+        void openCall(Turn turn, boolean subscription) {
+            turn.eventsThisCall = false;
+            turn.lastEventWasTask = false;
+            turn.subscribed = subscription;
+        }
+
+        /** What is sent: a person's text starts with {@code [Platform: Name (id) <email>]} and a newline. */
         String prefixed(Actor actor, String text) {
             if (actor == null) {
                 return text;
             }
             StringBuilder p = new StringBuilder("[").append(session.platform).append(": ");
-            p.append(actor.name() == null || actor.name().isBlank() ? actor.id() : actor.name());
+            p.append(isBlank(actor.name()) ? actor.id() : actor.name());
             p.append(" (").append(actor.id()).append(")");
-            if (actor.email() != null && !actor.email().isBlank()) {
+            if (!isBlank(actor.email())) {
                 p.append(" <").append(actor.email()).append(">");
             }
             return p.append("]\n").append(text).toString();
         }
 
+        /** What is sent: metadata["agentkourier.dev/actor"] = {id, name, email} on a person's turn only. */
         ObjectNode actorMetadata(Actor actor) {
             if (actor == null) {
                 return null;
@@ -201,10 +265,10 @@ public final class Engine {
             ObjectNode meta = JsonNodeFactory.instance.objectNode();
             ObjectNode a = meta.putObject(ACTOR_KEY);
             a.put("id", actor.id());
-            if (actor.name() != null && !actor.name().isBlank()) {
+            if (!isBlank(actor.name())) {
                 a.put("name", actor.name());
             }
-            if (actor.email() != null && !actor.email().isBlank()) {
+            if (!isBlank(actor.email())) {
                 a.put("email", actor.email());
             }
             return meta;
@@ -230,7 +294,7 @@ public final class Engine {
             } else if (input instanceof Input.TasksListed l) {
                 listed(turn, l.page());
             } else if (input instanceof Input.CancelAccepted c) {
-                cancelled(turn, c.task());
+                cancelled(turn);
             } else if (input instanceof Input.TimerFired) {
                 timer(turn);
             }
@@ -273,20 +337,21 @@ public final class Engine {
                 contextId = a.contextId();
             } else {
                 // Replies: a bare Message names no task, so the outcome is unknown
-                effects.add(new Effect.CloseStream());
-                unknownOutcome(turn, null);
+                badEvent(turn);
                 return;
             }
             if (isBlank(taskId) || isBlank(contextId) || (turn.taskId != null && !turn.taskId.equals(taskId))) {
                 // Replies: events must name the task and its context, else as for a bare Message
-                effects.add(new Effect.CloseStream());
-                unknownOutcome(turn, null);
+                badEvent(turn);
                 return;
+            }
+            if (signOfLife(turn, event)) {
+                turn.lastSignOfLife = now;
+                turn.pollAttempt = 0;
             }
             adoptContext(turn, contextId);
             turn.taskId = taskId;
             turn.eventsThisCall = true;
-            turn.lastSignOfLife = now;
             turn.busySince = null;
             turn.troubleSince = null;
             turn.retryAttempt = 0;
@@ -300,11 +365,50 @@ public final class Engine {
             } else if (event instanceof TaskStatusUpdateEvent u) {
                 status(turn, u.status(), false);
             } else if (event instanceof TaskArtifactUpdateEvent a) {
+                turn.answerPending = false;
                 artifact(turn, a);
             }
             if (turn.phase == Phase.STREAMING) {
-                armSilence(session.gen);
+                armSilence(turn, session.gen); // Replies: every event restarts the 5-minute silence limit
             }
+        }
+
+        /**
+         * An event the turn cannot use. On a send the outcome is unknown (Replies); on a subscription
+         * the task is known, so it is simply read again.
+         */
+        void badEvent(Turn turn) {
+            effects.add(new Effect.CloseStream());
+            if (turn.subscribed && turn.taskId != null) {
+                lost(turn);
+            } else {
+                unknownOutcome(turn, null);
+            }
+        }
+
+        /**
+         * Methods, CancelTask: a sign of life is news from the task. Updates are; a full Task is only
+         * when it differs from what was known (the snapshot that opens every subscription is not).
+         */
+        boolean signOfLife(Turn turn, StreamEvent event) {
+            if (!(event instanceof Task t)) {
+                return true;
+            }
+            return changed(turn, t);
+        }
+
+        boolean changed(Turn turn, Task t) {
+            return turn.lastState != t.state()
+                    || (t.status().timestamp() != null && !t.status().timestamp().equals(turn.lastStatusTimestamp))
+                    || (t.artifacts() != null && !joined(t.artifacts()).equals(turn.answer()));
+        }
+
+        String joined(List<Artifact> artifacts) {
+            StringBuilder sb = new StringBuilder();
+            for (Artifact a : artifacts) {
+                sb.append(text(a.parts()));
+            }
+            return sb.toString();
         }
 
         /** Replies: a different contextId posts the notice and the new context is kept. */
@@ -321,6 +425,7 @@ public final class Engine {
             if (art == null) {
                 return;
             }
+            String before = turn.answer();
             String key = art.artifactId() == null ? "" : art.artifactId();
             String text = text(art.parts());
             if (a.append()) {
@@ -328,7 +433,9 @@ public final class Engine {
             } else {
                 turn.artifacts.put(key, text);
             }
-            effects.add(new Effect.ShowAnswer(turn.messageId, turn.answer()));
+            if (!turn.answer().equals(before)) {
+                effects.add(new Effect.ShowAnswer(turn.messageId, turn.answer()));
+            }
         }
 
         void replaceArtifacts(Turn turn, List<Artifact> artifacts) {
@@ -342,7 +449,7 @@ public final class Engine {
             }
         }
 
-        /** Only text parts are shown; file and data parts never are. */
+        /** Replies: only artifact text parts are shown; file and data parts never are. */
         String text(List<Part> parts) {
             StringBuilder sb = new StringBuilder();
             for (Part p : parts) {
@@ -354,61 +461,60 @@ public final class Engine {
         }
 
         void streamEnded(Turn turn) {
-            if (turn.phase == Phase.SENDING || turn.phase == Phase.SUBSCRIBING) {
-                // closed without a single event: nothing says what happened
-                if (turn.phase == Phase.SUBSCRIBING) {
-                    readTask(turn);
-                } else {
-                    unknownOutcome(turn, null);
-                }
-                return;
+            if (turn.phase == Phase.SENDING) {
+                unknownOutcome(turn, null); // closed without a single event: nothing says what happened
+            } else if (turn.phase == Phase.SUBSCRIBING) {
+                lost(turn);
+            } else if (turn.phase == Phase.STREAMING) {
+                settle(turn);
             }
-            settleOrRead(turn);
         }
 
         /**
          * Replies: the stream must end with a full Task in a terminal, input-required or auth-required
-         * state; otherwise it counts as dropped and GetTask settles the turn after a second.
+         * state (such a Task settles the turn as it arrives, and its stream's end is then stale);
+         * a stream that ends any other way counts as dropped, and GetTask settles the turn after a second.
          */
-        void settleOrRead(Turn turn) {
-            if (turn.lastEventWasTask && turn.lastState != null
-                    && (turn.lastState.isTerminal() || turn.lastState.isInterrupted())) {
-                return; // status() already settled it
-            }
+        void settle(Turn turn) {
             waitThen(turn, Turn.Next.GET_TASK, d.settleDelay());
         }
 
         // ================= Task states =================
 
         /**
-         * Applies a task status. {@code settle} is true when it comes from a full Task read with GetTask
-         * (or ListTasks): then a running state means following the task again.
+         * Applies a task status. {@code fromRead} is true when it comes from a full Task read with
+         * GetTask (or ListTasks): then it is settled, and a running state means following the task.
+         * From a stream, only a full Task settles; an update's end state waits for the stream's end.
          */
         void status(Turn turn, TaskStatus status, boolean fromRead) {
             TaskState state = status.state();
-            turn.lastState = state;
-            if (status.timestamp() != null) {
-                turn.lastStatusTimestamp = status.timestamp();
+            boolean settled = turn.lastEventWasTask || fromRead;
+            if (state != TaskState.INPUT_REQUIRED) {
+                turn.answerPending = false; // the agent moved past the question
+            }
+            if (state != TaskState.INPUT_REQUIRED || !settled) {
+                record(turn, status);
             }
             switch (state) {
                 case SUBMITTED, WORKING -> {
+                    // Task states: shows the turn as running
                     view(turn, TurnView.RUNNING);
                     if (fromRead) {
-                        subscribe(turn);
+                        follow(turn);
                     }
                 }
                 case COMPLETED -> {
-                    if (turn.lastEventWasTask || fromRead) {
+                    if (settled) {
                         complete(turn);
                     } else {
-                        view(turn, TurnView.RUNNING); // settled by the final Task or by GetTask
+                        view(turn, TurnView.RUNNING);
                     }
                 }
                 case INPUT_REQUIRED -> {
-                    if (turn.lastEventWasTask || fromRead) {
-                        question(turn, status.message(), fromRead);
+                    if (settled) {
+                        question(turn, status, fromRead);
                     } else {
-                        view(turn, TurnView.RUNNING); // the stream ends here; the full Task settles it
+                        view(turn, TurnView.RUNNING);
                     }
                 }
                 case AUTH_REQUIRED -> {
@@ -419,7 +525,7 @@ public final class Engine {
                     effects.add(new Effect.CloseStream());
                 }
                 case FAILED, REJECTED, CANCELED -> {
-                    if (turn.lastEventWasTask || fromRead) {
+                    if (settled) {
                         endWithState(turn, state, status.message());
                     } else {
                         view(turn, TurnView.RUNNING);
@@ -435,6 +541,14 @@ public final class Engine {
             }
         }
 
+        void record(Turn turn, TaskStatus status) {
+            turn.lastState = status.state();
+            if (status.timestamp() != null) {
+                turn.lastStatusTimestamp = status.timestamp();
+            }
+        }
+
+        /** Task states, completed: ends the turn; a notice only when there was no artifact text. */
         void complete(Turn turn) {
             if (turn.answer().isEmpty()) {
                 effects.add(new Effect.PostNotice(turn.messageId, Notices.NO_OUTPUT));
@@ -442,6 +556,7 @@ public final class Engine {
             done(turn, Outcome.COMPLETED, TurnView.COMPLETED);
         }
 
+        /** Task states: failed (with its category), rejected and canceled end the turn with a notice. */
         void endWithState(Turn turn, TaskState state, Message statusMessage) {
             switch (state) {
                 case REJECTED -> {
@@ -462,39 +577,62 @@ public final class Engine {
         /**
          * Questions: a status message made only of non-empty text parts, with a messageId or status
          * timestamp that differs from the last question's. Anything else in input-required cannot be
-         * shown: the task is cancelled and the thread told.
+         * shown: the task is cancelled and the thread told. A question the Binding does not allow is
+         * cancelled too.
          */
-        void question(Turn turn, Message message, boolean fromRead) {
-            boolean showable = message != null && !message.parts().isEmpty() && message.parts().stream()
-                    .allMatch(p -> p instanceof Part.Text t && t.text() != null && !t.text().isBlank());
-            if (!showable) {
+        void question(Turn turn, TaskStatus status, boolean fromRead) {
+            Message message = status.message();
+            if (sameQuestion(status)) {
+                if (turn.answerPending && !fromRead) {
+                    return; // the snapshot that opens the answer's stream: old news (the lead's call)
+                }
+                record(turn, status);
                 cancel(turn, Notices.QUESTION_UNSHOWABLE, Outcome.CANCELED);
                 return;
             }
-            // the question already asked (same messageId and status timestamp) is not asked again: in the
-            // snapshot that opens an answer's stream it is simply old news; read back from the agent, it
-            // means the task still waits for an answer
-            boolean same = session.lastQuestionMessageId != null
-                    && session.lastQuestionMessageId.equals(message.messageId())
-                    && java.util.Objects.equals(session.lastQuestionTimestamp, turn.lastStatusTimestamp);
-            if (same && !fromRead && turn.answerMessageId != null) {
+            record(turn, status);
+            turn.answerPending = false;
+            if (!showable(message)) {
+                cancel(turn, Notices.QUESTION_UNSHOWABLE, Outcome.CANCELED);
                 return;
             }
-            if (!same && !session.questionsAllowed) {
+            if (!session.questionsAllowed) {
                 cancel(turn, Notices.QUESTION_NOT_ALLOWED, Outcome.CANCELED);
                 return;
             }
+            session.questionAsked = true;
             session.lastQuestionMessageId = message.messageId();
-            session.lastQuestionTimestamp = turn.lastStatusTimestamp;
+            session.lastQuestionTimestamp = status.timestamp();
             turn.phase = Phase.PAUSED_INPUT;
             view(turn, TurnView.WAITING_FOR_ANSWER);
             long gen = nextGen();
             effects.add(new Effect.CloseStream());
-            if (!same) {
-                effects.add(new Effect.AskQuestion(turn.messageId, message.text()));
+            effects.add(new Effect.AskQuestion(turn.messageId, questionText(message)));
+            if (session.questionTimeout != null) {
+                turn.questionDeadline = now.plus(session.questionTimeout);
+                effects.add(new Effect.ScheduleTimer(gen, turn.questionDeadline));
             }
-            turn.questionDeadline = now.plus(session.questionTimeout);
-            effects.add(new Effect.ScheduleTimer(gen, turn.questionDeadline));
+        }
+
+        /** Questions: the status is the question last asked (same messageId and same status timestamp). */
+        boolean sameQuestion(TaskStatus status) {
+            return status.state() == TaskState.INPUT_REQUIRED && session.questionAsked
+                    && Objects.equals(session.lastQuestionMessageId, status.message() == null ? null : status.message().messageId())
+                    && Objects.equals(session.lastQuestionTimestamp, status.timestamp());
+        }
+
+        /** Questions: only text parts, none of them empty. */
+        boolean showable(Message message) {
+            return message != null && !message.parts().isEmpty() && message.parts().stream()
+                    .allMatch(p -> p instanceof Part.Text t && t.text() != null && !t.text().isEmpty());
+        }
+
+        String questionText(Message message) {
+            List<String> lines = new ArrayList<>();
+            for (Part p : message.parts()) {
+                lines.add(((Part.Text) p).text());
+            }
+            return String.join("\n", lines);
         }
 
         // ================= Errors =================
@@ -504,7 +642,7 @@ public final class Engine {
             // Errors: HTTP 401 or 403 at any call fails the turn without a retry, and is counted
             if (failure instanceof CallFailure.HttpStatus h && (h.status() == 401 || h.status() == 403)) {
                 effects.add(new Effect.CountCredentialRejection());
-                if (f.call() == Input.Call.CANCEL) {
+                if (turn.phase == Phase.CANCELLING) {
                     cancelFailedForGood(turn);
                 } else {
                     notDelivered(turn, Notices.CREDENTIALS_REJECTED);
@@ -513,7 +651,16 @@ public final class Engine {
             }
             int rpc = failure instanceof CallFailure.RpcError r ? r.code() : 0;
             if (rpc == MINUS_31403) {
-                notDelivered(turn, Notices.IDENTITY_REFUSED); // Errors: the identity is refused for this session
+                // Errors: the identity is refused for this session: the turn fails
+                if (turn.phase == Phase.CANCELLING) {
+                    cancelFailedForGood(turn);
+                } else {
+                    notDelivered(turn, Notices.IDENTITY_REFUSED);
+                }
+                return;
+            }
+            if (turn.phase == Phase.CANCELLING) {
+                cancelCallFailed(turn, f.call(), rpc);
                 return;
             }
             switch (f.call()) {
@@ -523,21 +670,24 @@ public final class Engine {
                     if (rpc == JsonRpcError.TASK_NOT_FOUND) {
                         sessionGone(turn);
                     } else {
-                        poll(turn);
+                        poll(turn, failure);
                     }
                 }
                 case SUBSCRIBE -> {
                     if (rpc == JsonRpcError.TASK_NOT_FOUND) {
                         sessionGone(turn);
                     } else if (f.afterEvents()) {
-                        readTask(turn);
+                        lost(turn);
                     } else {
-                        // Methods: without a working subscription the task is read again with GetTask, backing off
-                        poll(turn);
+                        // Methods, SubscribeToTask: without a subscription, GetTask with a backoff of up to a minute
+                        if (rpc == JsonRpcError.METHOD_NOT_FOUND) {
+                            turn.subscribeUnsupported = true;
+                        }
+                        poll(turn, failure);
                     }
                 }
                 case LIST_TASKS -> retryWithin(turn, Turn.Next.LOOKUP, failure, Notices.unreachable());
-                case CANCEL -> cancelFailed(turn);
+                case CANCEL -> { } // only while cancelling, above
             }
         }
 
@@ -558,21 +708,24 @@ public final class Engine {
                 return;
             }
             if (answering && rpc == JsonRpcError.INTERNAL_ERROR) {
+                turn.answerPending = false;
                 cancel(turn, Notices.ANSWER_REJECTED, Outcome.CANCELED); // Errors: the answer is rejected
                 return;
             }
             if (failure instanceof CallFailure.HttpStatus h && h.status() >= 300 && h.status() < 500
                     && h.status() != 408 && h.status() != 429) {
-                // Errors: another 4xx before any event: not sent; retried, then failed after 15 minutes
+                // Errors: another 4xx before any event: not sent; retried, then failed after 15 minutes.
+                // Discovery: a 3xx is a failed call (no redirect is followed); nothing reached the agent either.
                 retryWithin(turn, Turn.Next.SEND, failure, Notices.refused("the agent did not accept it"));
                 return;
             }
             if (failure instanceof CallFailure.Transport t && t.kind() == CallFailure.TransportKind.CONNECT) {
-                // nothing reached the agent: resend without a lookup
+                // nothing reached the agent: resend without a lookup (the lead's call)
                 retryWithin(turn, Turn.Next.SEND, failure, Notices.unreachable());
                 return;
             }
-            // Errors: 5xx or a dropped connection before any event: the outcome is unknown
+            // Errors: 5xx (and 408, 429), a dropped connection or no headers in 30 s before any event:
+            // the outcome is unknown
             unknownOutcome(turn, failure);
         }
 
@@ -587,17 +740,22 @@ public final class Engine {
             Instant at = now.plus(delay);
             Instant noticeAt = turn.busySince.plus(d.busyNoticeAfter());
             if (!turn.busyNoticed && !now.isBefore(noticeAt)) {
-                turn.busyNoticed = true;
-                effects.add(new Effect.PostNotice(turn.messageId, Notices.BUSY));
+                tellBusy(turn);
             } else if (!turn.busyNoticed && at.isAfter(noticeAt)) {
                 at = noticeAt; // wake up in time to tell the thread, then resend
             }
             waitUntil(turn, Turn.Next.SEND, at);
         }
 
+        /** Errors, -32004: the thread is told once, after 2 minutes of refusals. */
+        void tellBusy(Turn turn) {
+            turn.busyNoticed = true;
+            effects.add(new Effect.PostNotice(turn.messageId, Notices.BUSY));
+        }
+
         /**
-         * The outcome of a send is unknown. Methods: ListTasks before resending into an existing
-         * context (1.0 only); a thread's first turn, and every 0.3 turn, is simply sent again.
+         * The outcome of a send is unknown: it is looked up, then sent again, until 15 minutes have
+         * passed; then the turn fails with "the agent could not be reached".
          */
         void unknownOutcome(Turn turn, CallFailure failure) {
             if (turn.troubleSince == null) {
@@ -607,19 +765,28 @@ public final class Engine {
                 return;
             }
             turn.retryAttempt++;
+            view(turn, TurnView.RETRYING);
             Duration delay = d.delay(turn.retryAttempt, d.retryBackoffMax(), failure == null ? null : failure.retryAfter());
             waitUntil(turn, Turn.Next.LOOKUP, now.plus(delay));
         }
 
+        /**
+         * Methods, ListTasks: before a turn of unknown outcome is sent again into an existing context
+         * (1.0 only); a thread's first turn, and every 0.3 turn, is simply sent again. An answer's
+         * paused task is known: it is read with GetTask, and the answer sent again only if the task
+         * still asks.
+         */
         void lookup(Turn turn) {
-            if (session.agentVersion == ProtocolVersion.V1_0 && session.contextId != null && turn.answerMessageId == null) {
+            if (turn.answerMessageId != null && turn.taskId != null) {
+                readTask(turn);
+            } else if (session.agentVersion == ProtocolVersion.V1_0 && session.contextId != null) {
                 turn.phase = Phase.LISTING;
                 turn.listToken = null;
                 turn.listPages = 0;
                 view(turn, TurnView.RETRYING);
                 effects.add(new Effect.ListTasks(nextGen(), session.contextId, null));
-            } else if (turn.answerMessageId != null) {
-                sendAnswer(turn);
+            } else if (!Objects.equals(session.currentFingerprint, session.cardFingerprint)) {
+                begin(turn);
             } else {
                 send(turn);
             }
@@ -660,6 +827,7 @@ public final class Engine {
             }
             turn.retryAttempt++;
             view(turn, TurnView.RETRYING);
+            // Errors: a Retry-After is honoured on reconnects, up to a day
             waitUntil(turn, next, now.plus(d.delay(turn.retryAttempt, d.retryBackoffMax(), failure.retryAfter())));
         }
 
@@ -674,18 +842,21 @@ public final class Engine {
         /** Errors, -32001 while a task is followed: the session is gone; the next turn starts a new context. */
         void sessionGone(Turn turn) {
             session.contextId = null;
+            if (turn.answerPending && !turn.answerSent) {
+                replyIsNotAnAnswer(turn); // the typed reply was never sent: it starts the new context
+            }
             effects.add(new Effect.PostNotice(turn.messageId, Notices.SESSION_GONE));
             done(turn, Outcome.NOT_DELIVERED, TurnView.FAILED);
         }
 
         // ================= following a task =================
 
-        /** The stream was lost after events: read the task, then follow or settle. */
+        /** Replies: a dropped stream is settled (or followed again) by GetTask after a second. */
         void lost(Turn turn) {
             if (turn.streamLostAt == null) {
                 turn.streamLostAt = now;
             }
-            readTask(turn);
+            waitThen(turn, Turn.Next.GET_TASK, d.settleDelay());
         }
 
         void readTask(Turn turn) {
@@ -699,85 +870,131 @@ public final class Engine {
 
         void taskRead(Turn turn, Task task) {
             if (turn.taskId != null && task.id() != null && !turn.taskId.equals(task.id())) {
-                poll(turn);
+                poll(turn, null);
                 return;
+            }
+            boolean moved = changed(turn, task);
+            if (moved) {
+                turn.lastSignOfLife = now;
+                turn.pollAttempt = 0;
             }
             if (task.contextId() != null) {
                 adoptContext(turn, task.contextId());
             }
-            boolean moved = turn.lastState != task.state()
-                    || (task.status().timestamp() != null && !task.status().timestamp().equals(turn.lastStatusTimestamp));
-            if (moved) {
-                turn.lastSignOfLife = now;
-            }
             if (turn.phase == Phase.CANCELLING) {
+                cancelChecked(turn, task);
                 return;
             }
-            if (turn.streamLostAt != null && !task.state().isTerminal() && !task.state().isInterrupted()
-                    && !now.isBefore(turn.lastSignOfLife.plus(d.noSignOfLife()))) {
+            if (lifeless(turn, task.state())) {
                 // Methods, CancelTask: no sign of life for an hour after the stream was lost
                 cancel(turn, Notices.NO_SIGN_OF_LIFE, Outcome.CANCELED);
                 return;
+            }
+            if (turn.answerPending && sameQuestion(task.status())) {
+                answerStillWanted(turn);
+                return;
+            }
+            if (turn.answerPending && !turn.answerSent) {
+                replyIsNotAnAnswer(turn); // Task states / Methods: the agent has moved on; follow it
             }
             if (task.artifacts() != null) {
                 replaceArtifacts(turn, task.artifacts());
             }
             turn.lastEventWasTask = true;
-            if (task.state() == TaskState.AUTH_REQUIRED && turn.phase == Phase.READING_TASK
-                    && turn.lastState == TaskState.AUTH_REQUIRED && !moved) {
+            if (task.state() == TaskState.AUTH_REQUIRED && turn.lastState == TaskState.AUTH_REQUIRED && !moved) {
                 turn.phase = Phase.PAUSED_AUTH; // still paused: the typed reply keeps waiting
                 return;
             }
             status(turn, task.status(), true);
         }
 
-        /** Methods, SubscribeToTask: after a drop, when GetTask shows the task still running. */
+        /** A task the stream lost, in a running state, silent for an hour. */
+        boolean lifeless(Turn turn, TaskState state) {
+            if (turn.streamLostAt == null || state == null || state.isTerminal() || state.isInterrupted()) {
+                return false;
+            }
+            Instant quietSince = turn.lastSignOfLife == null || turn.lastSignOfLife.isBefore(turn.streamLostAt)
+                    ? turn.streamLostAt : turn.lastSignOfLife;
+            return !now.isBefore(quietSince.plus(d.noSignOfLife()));
+        }
+
+        /** Methods: a running task read with GetTask is followed with SubscribeToTask, or polled without it. */
+        void follow(Turn turn) {
+            if (turn.subscribeUnsupported) {
+                poll(turn, null);
+            } else {
+                subscribe(turn);
+            }
+        }
+
+        /** Methods, SubscribeToTask: after a dropped stream, when GetTask shows the task still running. */
         void subscribe(Turn turn) {
             turn.phase = Phase.SUBSCRIBING;
-            turn.eventsThisCall = false;
-            turn.lastEventWasTask = false;
+            openCall(turn, true);
             view(turn, TurnView.RUNNING);
             long gen = nextGen();
             effects.add(new Effect.Subscribe(gen, turn.taskId));
-            armSilence(gen);
+            armSilence(turn, gen);
         }
 
-        /** GetTask again with a backoff of up to a minute. */
-        void poll(Turn turn) {
+        /** GetTask again with a backoff of up to a minute (or the agent's Retry-After). */
+        void poll(Turn turn, CallFailure failure) {
             if (turn.streamLostAt == null) {
                 turn.streamLostAt = now;
             }
-            if (turn.lastSignOfLife != null && !now.isBefore(turn.lastSignOfLife.plus(d.noSignOfLife()))) {
+            if (lifeless(turn, turn.lastState)) {
                 cancel(turn, Notices.NO_SIGN_OF_LIFE, Outcome.CANCELED);
                 return;
             }
             turn.pollAttempt++;
-            waitUntil(turn, Turn.Next.GET_TASK, now.plus(ContractDurations.backoff(turn.pollAttempt, d.pollBackoffMax())));
+            Duration retryAfter = failure == null ? null : failure.retryAfter();
+            waitThen(turn, Turn.Next.GET_TASK, d.delay(turn.pollAttempt, d.pollBackoffMax(), retryAfter));
         }
 
         // ================= timers =================
 
         /** Replies: no event for 5 minutes cuts the stream; the task is followed again. */
-        void armSilence(long gen) {
-            effects.add(new Effect.ScheduleTimer(gen, now.plus(d.silenceLimit())));
+        void armSilence(Turn turn, long gen) {
+            turn.silenceDeadline = now.plus(d.silenceLimit());
+            effects.add(new Effect.ScheduleTimer(gen, turn.silenceDeadline));
         }
 
         void timer(Turn turn) {
             switch (turn.phase) {
                 case SENDING, STREAMING, SUBSCRIBING -> {
-                    effects.add(new Effect.CloseStream());
-                    if (turn.taskId != null) {
-                        if (turn.streamLostAt == null) {
-                            turn.streamLostAt = now;
-                        }
-                        readTask(turn);
-                    } else {
-                        unknownOutcome(turn, null);
+                    if (due(turn.silenceDeadline)) {
+                        silence(turn);
                     }
                 }
-                case PAUSED_INPUT -> cancel(turn, Notices.QUESTION_TIMED_OUT, Outcome.CANCELED);
-                case WAITING -> wake(turn);
+                case PAUSED_INPUT -> {
+                    if (turn.questionDeadline != null && due(turn.questionDeadline)) {
+                        // Methods, CancelTask: when a question times out
+                        cancel(turn, Notices.QUESTION_TIMED_OUT, Outcome.CANCELED);
+                    }
+                }
+                case WAITING -> {
+                    if (due(turn.waitUntil)) {
+                        wake(turn);
+                    }
+                }
                 default -> { }
+            }
+        }
+
+        boolean due(Instant deadline) {
+            return deadline == null || !now.isBefore(deadline);
+        }
+
+        /** Replies: the stream is cut and the task followed again with GetTask and SubscribeToTask. */
+        void silence(Turn turn) {
+            effects.add(new Effect.CloseStream());
+            if (turn.taskId != null) {
+                if (turn.streamLostAt == null) {
+                    turn.streamLostAt = now;
+                }
+                readTask(turn);
+            } else {
+                unknownOutcome(turn, null);
             }
         }
 
@@ -793,15 +1010,12 @@ public final class Engine {
                 case SEND -> {
                     if (turn.busySince != null && !turn.busyNoticed
                             && !now.isBefore(turn.busySince.plus(d.busyNoticeAfter()))) {
-                        turn.busyNoticed = true;
-                        effects.add(new Effect.PostNotice(turn.messageId, Notices.BUSY));
+                        tellBusy(turn);
                     }
                     if (turn.answerMessageId != null) {
                         sendAnswer(turn);
-                    } else if (session.agentVersion == null || !session.currentFingerprint.equals(session.cardFingerprint)) {
-                        begin(turn);
                     } else {
-                        send(turn);
+                        begin(turn);
                     }
                 }
                 case LOOKUP -> lookup(turn);
@@ -843,16 +1057,38 @@ public final class Engine {
             effects.add(new Effect.CancelTask(nextGen(), turn.taskId));
         }
 
-        void cancelled(Turn turn, Task task) {
-            done(turn, turn.cancelOutcome == null ? Outcome.CANCELED : turn.cancelOutcome, TurnView.CANCELED);
+        void cancelled(Turn turn) {
+            if (turn.phase == Phase.CANCELLING) {
+                done(turn, cancelOutcome(turn), TurnView.CANCELED);
+            }
         }
 
-        void cancelFailed(Turn turn) {
+        /**
+         * Methods, GetTask: when a cancel fails, the task is read; a task that has ended needs no
+         * cancel. A task that is gone (-32001) has nothing left to cancel either.
+         */
+        void cancelCallFailed(Turn turn, Input.Call call, int rpc) {
+            if (rpc == JsonRpcError.TASK_NOT_FOUND) {
+                done(turn, cancelOutcome(turn), TurnView.CANCELED);
+            } else if (call == Input.Call.CANCEL) {
+                effects.add(new Effect.GetTask(nextGen(), turn.taskId));
+            } else {
+                retryCancel(turn); // the read failed too
+            }
+        }
+
+        void cancelChecked(Turn turn, Task task) {
+            if (task.state().isTerminal()) {
+                done(turn, cancelOutcome(turn), TurnView.CANCELED);
+            } else {
+                retryCancel(turn);
+            }
+        }
+
+        /** Methods, CancelTask: retried a few times, then reported as failed; the task keeps running. */
+        void retryCancel(Turn turn) {
             if (turn.cancelAttempts < d.cancelAttempts()) {
-                turn.phase = Phase.WAITING;
-                turn.next = Turn.Next.CANCEL;
-                turn.waitUntil = now.plus(ContractDurations.backoff(turn.cancelAttempts, d.retryBackoffMax()));
-                effects.add(new Effect.ScheduleTimer(nextGen(), turn.waitUntil));
+                waitThen(turn, Turn.Next.CANCEL, ContractDurations.backoff(turn.cancelAttempts, d.retryBackoffMax()));
                 return;
             }
             cancelFailedForGood(turn);
@@ -860,12 +1096,20 @@ public final class Engine {
 
         void cancelFailedForGood(Turn turn) {
             effects.add(new Effect.PostNotice(turn.messageId, Notices.CANCEL_FAILED));
-            done(turn, turn.cancelOutcome == null ? Outcome.CANCELED : turn.cancelOutcome, TurnView.CANCELED);
+            done(turn, cancelOutcome(turn), TurnView.CANCELED);
+        }
+
+        Outcome cancelOutcome(Turn turn) {
+            return turn.cancelOutcome == null ? Outcome.CANCELED : turn.cancelOutcome;
         }
 
         // ================= restart =================
 
-        /** B14: unfinished turns are recovered as the seed says; queued ones wait their turn. */
+        /**
+         * B14: unfinished turns are recovered as the seed says. Methods, GetTask: before following a
+         * task after a restart. Methods, ListTasks: on recovery after a restart, for a turn whose
+         * outcome is unknown (1.0 with a context; otherwise it is sent again). Queued turns wait.
+         */
         void restarted() {
             Turn turn = session.active().orElse(null);
             if (turn == null) {
@@ -876,18 +1120,24 @@ public final class Engine {
             }
             switch (turn.phase) {
                 case FETCHING_CARD -> begin(turn);
-                case SENDING, STREAMING, SUBSCRIBING, READING_TASK -> {
+                case SENDING, STREAMING, SUBSCRIBING, READING_TASK, LISTING -> {
                     if (turn.taskId != null) {
-                        readTask(turn); // Methods, GetTask: before following a task after a restart
+                        readTask(turn);
                     } else {
-                        unknownOutcome(turn, null); // Methods, ListTasks: on recovery after a restart
+                        if (turn.troubleSince == null) {
+                            turn.troubleSince = now;
+                        }
+                        lookup(turn);
                     }
                 }
-                case LISTING -> lookup(turn);
                 case WAITING -> effects.add(new Effect.ScheduleTimer(nextGen(),
                         turn.waitUntil == null || turn.waitUntil.isBefore(now) ? now : turn.waitUntil));
-                case PAUSED_INPUT -> effects.add(new Effect.ScheduleTimer(nextGen(),
-                        turn.questionDeadline == null || turn.questionDeadline.isBefore(now) ? now : turn.questionDeadline));
+                case PAUSED_INPUT -> {
+                    if (turn.questionDeadline != null) {
+                        effects.add(new Effect.ScheduleTimer(nextGen(),
+                                turn.questionDeadline.isBefore(now) ? now : turn.questionDeadline));
+                    }
+                }
                 case CANCELLING -> issueCancel(turn);
                 default -> { }
             }

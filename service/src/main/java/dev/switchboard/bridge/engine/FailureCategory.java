@@ -8,15 +8,17 @@ import java.util.Locale;
 /**
  * B12: the category of a failed task, read only from the status message's text (up to 32 parts,
  * 4096 characters) and the metadata keys {@code code}, {@code error_code}, {@code kagent_error_code}.
+ * The codes are the agent's own classification, so they are read first; nothing read here is shown.
  */
 public enum FailureCategory {
     CONTEXT_LIMIT("context limit", "context_length", "context length", "context window", "context limit",
             "too many tokens", "maximum context", "token limit"),
-    RATE_LIMIT("rate limit", "rate_limit", "rate limit", "ratelimit", "too many requests", "429", "quota"),
+    RATE_LIMIT("rate limit", "rate_limit", "rate limit", "ratelimit", "too many requests", "429", "quota",
+            "resource_exhausted"),
     AUTHENTICATION("authentication", "unauthenticated", "authentication", "invalid api key", "invalid_api_key",
-            "401", "credentials"),
+            "401", "credentials", "unauthorized"),
     TIMEOUT("timeout", "timeout", "timed out", "deadline_exceeded", "deadline exceeded"),
-    PERMISSION("permission", "permission", "forbidden", "403", "access denied", "not authorized", "unauthorized");
+    PERMISSION("permission", "permission", "forbidden", "403", "access denied", "not authorized");
 
     static final int MAX_PARTS = 32;
     static final int MAX_CHARS = 4096;
@@ -39,34 +41,68 @@ public enum FailureCategory {
         if (statusMessage == null) {
             return null;
         }
-        StringBuilder text = new StringBuilder();
-        JsonNode metadata = statusMessage.metadata();
+        FailureCategory byCode = match(codes(statusMessage.metadata()));
+        return byCode != null ? byCode : match(statusText(statusMessage));
+    }
+
+    /** The values of the three metadata keys, and of no other. */
+    static String codes(JsonNode metadata) {
+        StringBuilder codes = new StringBuilder();
         if (metadata != null) {
             for (String key : METADATA_KEYS) {
                 JsonNode v = metadata.get(key);
                 if (v != null && v.isValueNode()) {
-                    text.append(v.asText()).append(' ');
+                    codes.append(v.asText()).append(' ');
                 }
             }
         }
+        return codes.toString();
+    }
+
+    /** The text of the first 32 parts, cut at 4096 characters. */
+    static String statusText(Message statusMessage) {
+        StringBuilder text = new StringBuilder();
         int parts = 0;
         for (Part p : statusMessage.parts()) {
             if (parts++ >= MAX_PARTS || text.length() >= MAX_CHARS) {
                 break;
             }
             if (p instanceof Part.Text t && t.text() != null) {
-                text.append(t.text(), 0, Math.min(t.text().length(), MAX_CHARS)).append(' ');
+                if (text.length() > 0) {
+                    text.append(' '); // parts are separate words
+                }
+                text.append(t.text(), 0, Math.min(t.text().length(), Math.max(0, MAX_CHARS - text.length())));
             }
         }
-        String haystack = text.length() > MAX_CHARS + 512 ? text.substring(0, MAX_CHARS + 512) : text.toString();
-        haystack = haystack.toLowerCase(Locale.ROOT);
+        return text.toString();
+    }
+
+    static FailureCategory match(String haystack) {
+        String h = haystack.toLowerCase(Locale.ROOT);
         for (FailureCategory c : values()) {
             for (String n : c.needles) {
-                if (haystack.contains(n)) {
+                if (contains(h, n)) {
                     return c;
                 }
             }
         }
         return null;
+    }
+
+    /** A numeric needle (an HTTP status) must stand alone: "4290 rows" is not a 429. */
+    private static boolean contains(String haystack, String needle) {
+        boolean numeric = Character.isDigit(needle.charAt(0));
+        for (int i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) {
+            if (!numeric) {
+                return true;
+            }
+            int end = i + needle.length();
+            boolean before = i == 0 || !Character.isLetterOrDigit(haystack.charAt(i - 1));
+            boolean after = end == haystack.length() || !Character.isLetterOrDigit(haystack.charAt(end));
+            if (before && after) {
+                return true;
+            }
+        }
+        return false;
     }
 }

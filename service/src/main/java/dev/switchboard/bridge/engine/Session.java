@@ -37,6 +37,8 @@ public final class Session {
     long gen;
     List<Turn> turns = new ArrayList<>();
     LinkedHashSet<String> seenMessageIds = new LinkedHashSet<>();
+    /** a question was asked in this session: the next one must differ from it (messageId or timestamp) */
+    boolean questionAsked;
     String lastQuestionMessageId;
     Instant lastQuestionTimestamp;
 
@@ -62,6 +64,7 @@ public final class Session {
             s.turns.add(t.copy());
         }
         s.seenMessageIds = new LinkedHashSet<>(seenMessageIds);
+        s.questionAsked = questionAsked;
         s.lastQuestionMessageId = lastQuestionMessageId;
         s.lastQuestionTimestamp = lastQuestionTimestamp;
         return s;

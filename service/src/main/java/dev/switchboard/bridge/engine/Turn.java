@@ -46,6 +46,12 @@ public final class Turn {
     boolean busyNoticed;
 
     boolean eventsThisCall;
+    /** the open stream is a SubscribeToTask (not a send) */
+    boolean subscribed;
+    /** the agent answered SubscribeToTask with method-not-found: the task is polled instead */
+    boolean subscribeUnsupported;
+    /** the open stream is cut when no event arrives by then (5 min after the last) */
+    Instant silenceDeadline;
     /** the last event was a full Task (not an update) */
     boolean lastEventWasTask;
     Instant streamLostAt;
@@ -64,6 +70,10 @@ public final class Turn {
     String answerText;
     Actor answerActor;
     List<String> answerMessageIds = new ArrayList<>();
+    /** a typed answer the agent has not taken yet (the task still asks the question) */
+    boolean answerPending;
+    /** the pending answer has been sent at least once */
+    boolean answerSent;
 
     Turn() {}
 
@@ -72,6 +82,7 @@ public final class Turn {
         this.text = text;
         this.actor = actor;
         this.acceptedAt = acceptedAt;
+        this.view = null; // a new turn's first view is reported
     }
 
     Turn copy() {
@@ -91,6 +102,9 @@ public final class Turn {
         t.busySince = busySince;
         t.busyNoticed = busyNoticed;
         t.eventsThisCall = eventsThisCall;
+        t.subscribed = subscribed;
+        t.subscribeUnsupported = subscribeUnsupported;
+        t.silenceDeadline = silenceDeadline;
         t.lastEventWasTask = lastEventWasTask;
         t.streamLostAt = streamLostAt;
         t.lastSignOfLife = lastSignOfLife;
@@ -104,6 +118,8 @@ public final class Turn {
         t.answerText = answerText;
         t.answerActor = answerActor;
         t.answerMessageIds = new ArrayList<>(answerMessageIds);
+        t.answerPending = answerPending;
+        t.answerSent = answerSent;
         return t;
     }
 
