@@ -340,6 +340,7 @@
     const errorEl = source === 'composer' ? ui.composerError : ui.newThreadError;
     const button = source === 'composer' ? ui.composerButton : ui.newThreadButton;
     const label = button.textContent;
+    let started = false;
     errorEl.hidden = true;
     input.disabled = true;
     button.disabled = true;
@@ -349,6 +350,7 @@
         { text, messageId }, (attempt) => { button.textContent = 'Retrying (' + attempt + ')…'; });
       input.value = '';
       autosize(input);
+      started = true;
       if (state.channel === channel) {
         loadThreads();
         navigate(channel, created.threadId, false);
@@ -362,7 +364,8 @@
       button.disabled = false;
       button.textContent = label;
       updateComposer();
-      (source === 'composer' ? ui.composerInput : input).focus();
+      // carry on in the new thread, or fix the text that could not be sent
+      (started ? ui.composerInput : input).focus();
     }
   }
 
@@ -678,7 +681,8 @@
   /** Updates a post in place, so streamed text does not re-announce or re-create the whole post. */
   function updateServerPost(el, p, states, isOpenQuestion) {
     const turnState = p.kind === 'user' ? p.state : states.get(p.turnMessageId);
-    const shownState = p.kind === 'user' ? p.state : (p.state || turnState);
+    // agent answers and questions carry their turn's state; notices only their own, if any
+    const shownState = p.kind === 'agent' || p.kind === 'question' ? p.state || turnState : p.state;
     if (shownState) el.dataset.state = shownState; else delete el.dataset.state;
     if (p.turnMessageId) el.dataset.turnMessageId = p.turnMessageId;
     const text = el.querySelector('.post-text');
@@ -986,8 +990,10 @@
   }
 
   function autosize(textarea) {
+    const max = parseFloat(getComputedStyle(textarea).maxHeight) || 220;
     textarea.style.height = 'auto';
-    textarea.style.height = Math.min(textarea.scrollHeight, 220) + 'px';
+    textarea.style.height = Math.min(textarea.scrollHeight, max) + 'px';
+    textarea.style.overflowY = textarea.scrollHeight > max ? 'auto' : 'hidden';
   }
 
   /** Enter submits, Shift+Enter (or Enter while composing with an input method) inserts a newline. */
