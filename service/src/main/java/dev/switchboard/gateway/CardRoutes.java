@@ -66,10 +66,34 @@ public final class CardRoutes {
 
     private void platformCard(RoutingContext ctx) {
         String base = baseUrl(ctx.request()) + "/a2a";
-        List<AgentSkill> skills = new ArrayList<>();
-        registry.list(List.of(), Integer.MAX_VALUE).forEach(a -> a.skills().forEach(s -> skills.add(new AgentSkill(
-                a.id() + "/" + s.id(), s.name(), s.description(), withTag(s.tags(), a.id()), s.examples(),
-                s.inputModes(), s.outputModes()))));
+        List<RegisteredAgent> agents = registry.list(List.of(), Integer.MAX_VALUE);
+        // an agent registered without skills has those of its own card (PRODUCT.md: "else taken from the agent's card")
+        List<Future<List<AgentSkill>>> perAgent = agents.stream()
+                .map(a -> a.skills().isEmpty() ? cardSkills(a) : Future.succeededFuture(a.skills()))
+                .toList();
+        Future.all(perAgent).onComplete(done -> {
+            List<AgentSkill> skills = new ArrayList<>();
+            for (int i = 0; i < agents.size(); i++) {
+                RegisteredAgent a = agents.get(i);
+                perAgent.get(i).result().forEach(s -> skills.add(new AgentSkill(
+                        a.id() + "/" + s.id(), s.name(), s.description(), withTag(s.tags(), a.id()), s.examples(),
+                        s.inputModes(), s.outputModes())));
+            }
+            platformCard(ctx, base, skills);
+        });
+    }
+
+    /** The skills of the agent's own card (cached like the card itself); none when it has no readable card. */
+    private Future<List<AgentSkill>> cardSkills(RegisteredAgent agent) {
+        String key = agent.id() + "|";
+        Cached hit = cache.get(key);
+        Future<ObjectNode> card = hit != null && hit.expiresAt > System.currentTimeMillis()
+                ? Future.succeededFuture(hit.card)
+                : fetch(agent, null).onSuccess(c -> cache.put(key, new Cached(System.currentTimeMillis() + CACHE_MILLIS, c)));
+        return card.map(c -> CardCodec.read(c).skills()).otherwise(List.of());
+    }
+
+    private void platformCard(RoutingContext ctx, String base, List<AgentSkill> skills) {
         AgentCard card = new AgentCard("switchboard", "Switchboard A2A gateway: every agent is at " + base + "/{agentId}",
                 version,
                 List.of(new AgentInterface(base, AgentInterface.JSONRPC, "1.0", null),
