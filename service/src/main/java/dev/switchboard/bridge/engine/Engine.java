@@ -737,14 +737,25 @@ public final class Engine {
             view(turn, TurnView.RETRYING);
             turn.retryAttempt++;
             Duration delay = d.delay(turn.retryAttempt, d.retryBackoffMax(), failure.retryAfter());
-            Instant at = now.plus(delay);
-            Instant noticeAt = turn.busySince.plus(d.busyNoticeAfter());
-            if (!turn.busyNoticed && !now.isBefore(noticeAt)) {
-                tellBusy(turn);
-            } else if (!turn.busyNoticed && at.isAfter(noticeAt)) {
-                at = noticeAt; // wake up in time to tell the thread, then resend
+            waitThen(turn, Turn.Next.SEND, delay);
+            Instant noticeAt = busyNoticeAt(turn);
+            if (noticeAt != null && noticeAt.isAfter(now) && noticeAt.isBefore(turn.waitUntil)) {
+                // wake up in time to tell the thread; the resend keeps its own time (a Retry-After, say)
+                effects.add(new Effect.ScheduleTimer(session.gen, noticeAt));
             }
-            waitUntil(turn, Turn.Next.SEND, at);
+            noticeBusyIfDue(turn);
+        }
+
+        /** When the thread is to be told that the agent is busy; null when it was told, or nothing is busy. */
+        Instant busyNoticeAt(Turn turn) {
+            return turn.busySince == null || turn.busyNoticed ? null : turn.busySince.plus(d.busyNoticeAfter());
+        }
+
+        void noticeBusyIfDue(Turn turn) {
+            Instant at = busyNoticeAt(turn);
+            if (at != null && !now.isBefore(at)) {
+                tellBusy(turn);
+            }
         }
 
         /** Errors, -32004: the thread is told once, after 2 minutes of refusals. */
@@ -973,6 +984,7 @@ public final class Engine {
                     }
                 }
                 case WAITING -> {
+                    noticeBusyIfDue(turn);
                     if (due(turn.waitUntil)) {
                         wake(turn);
                     }
@@ -1008,10 +1020,6 @@ public final class Engine {
                     effects.add(new Effect.FetchCard(nextGen()));
                 }
                 case SEND -> {
-                    if (turn.busySince != null && !turn.busyNoticed
-                            && !now.isBefore(turn.busySince.plus(d.busyNoticeAfter()))) {
-                        tellBusy(turn);
-                    }
                     if (turn.answerMessageId != null) {
                         sendAnswer(turn);
                     } else {
@@ -1130,17 +1138,26 @@ public final class Engine {
                         lookup(turn);
                     }
                 }
-                case WAITING -> effects.add(new Effect.ScheduleTimer(nextGen(),
-                        turn.waitUntil == null || turn.waitUntil.isBefore(now) ? now : turn.waitUntil));
+                case WAITING -> {
+                    long gen = nextGen();
+                    effects.add(new Effect.ScheduleTimer(gen, notBefore(turn.waitUntil)));
+                    Instant noticeAt = busyNoticeAt(turn);
+                    if (noticeAt != null && turn.waitUntil != null && noticeAt.isBefore(turn.waitUntil)) {
+                        effects.add(new Effect.ScheduleTimer(gen, notBefore(noticeAt)));
+                    }
+                }
                 case PAUSED_INPUT -> {
                     if (turn.questionDeadline != null) {
-                        effects.add(new Effect.ScheduleTimer(nextGen(),
-                                turn.questionDeadline.isBefore(now) ? now : turn.questionDeadline));
+                        effects.add(new Effect.ScheduleTimer(nextGen(), notBefore(turn.questionDeadline)));
                     }
                 }
                 case CANCELLING -> issueCancel(turn);
                 default -> { }
             }
+        }
+
+        Instant notBefore(Instant at) {
+            return at == null || at.isBefore(now) ? now : at;
         }
 
         // ================= endings =================

@@ -141,11 +141,12 @@ final class EngineHarness {
 
     /** The events, then the normal end of the stream. */
     List<Effect> stream(StreamEvent... events) {
+        long gen = streamGen(); // this stream's: a step may open the next turn's
         List<Effect> all = new ArrayList<>();
         for (StreamEvent e : events) {
-            all.addAll(event(e));
+            all.addAll(feed(new Input.StreamEventReceived(gen, e)));
         }
-        all.addAll(end());
+        all.addAll(feed(new Input.StreamEnded(gen)));
         last = all;
         return all;
     }
