@@ -117,12 +117,11 @@ public final class SessionDriver implements AutoCloseable {
             Session session = load(thread.threadId());
             Instant now = clock.instant();
             Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor), now);
-            String state = stateOf(t.session(), messageId);
-            Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor, messageId, state, now, now);
-            List<Effect> chatOnly = t.effects().stream()
-                    .filter(e -> !(e instanceof Effect.TurnStateChanged s && s.messageId().equals(messageId)))
-                    .toList();
-            List<Post> changed = store.commitStep(thread.threadId(), t.session(), chatOnly, accepted, now);
+            Turn owner = ownerOf(t.session(), messageId);
+            String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
+            Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
+                    owner == null ? messageId : owner.messageId(), state, now, now);
+            List<Post> changed = store.commitStep(thread.threadId(), t.session(), t.effects(), accepted, now);
             sessions.put(thread.threadId(), t.session());
             changed.forEach(events::publish);
             run(thread.threadId(), t);
@@ -130,14 +129,14 @@ public final class SessionDriver implements AutoCloseable {
         });
     }
 
-    /** The visible state of the turn a message belongs to (its own, or the turn it answers). */
-    private static String stateOf(Session session, String messageId) {
+    /** The turn a message belongs to: its own, or the turn whose question it answers. */
+    private static Turn ownerOf(Session session, String messageId) {
         for (Turn turn : session.turns()) {
             if (turn.messageId().equals(messageId) || turn.answerMessageIds().contains(messageId)) {
-                return turn.view().name().toLowerCase(Locale.ROOT);
+                return turn;
             }
         }
-        return "queued";
+        return null;
     }
 
     /** Feeds an input to a thread's session on its lane. */

@@ -35,6 +35,7 @@ public record Directive(Behavior behavior, String text) {
             }
             return new Directive(Behavior.parse(chosen.asText()), text);
         }
+        text = withoutChatPrefix(text);
         int newline = text.indexOf('\n');
         String firstLine = newline < 0 ? text : text.substring(0, newline);
         if (!isDirective(firstLine)) {
@@ -42,6 +43,18 @@ public record Directive(Behavior behavior, String text) {
         }
         String rest = newline < 0 ? "" : text.substring(newline + 1);
         return new Directive(Behavior.parse(firstLine), rest.isEmpty() ? text : rest);
+    }
+
+    /**
+     * A chat bridge starts a person's text with a line such as {@code [Web: Ada (u1) <ada@x>]}; the
+     * directive is on the line after it, so the demo agents obey what people type in the web chat.
+     */
+    static String withoutChatPrefix(String text) {
+        int newline = text.indexOf('\n');
+        if (newline > 0 && text.startsWith("[") && text.charAt(newline - 1) == ']' && text.substring(0, newline).contains(": ")) {
+            return text.substring(newline + 1);
+        }
+        return text;
     }
 
     /** Only known names count, so a first line such as "/usr/bin is a path" stays plain text. */

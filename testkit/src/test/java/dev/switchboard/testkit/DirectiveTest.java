@@ -26,6 +26,18 @@ class DirectiveTest {
     }
 
     @Test
+    void aChatBridgePrefixLineIsSkippedSoTheDirectiveBelowItCounts() {
+        Directive d = Directive.of(text("[Web: Ada (u1) <ada@example.com>]\n/ask What is your name?"), Behavior.echo());
+        assertThat(d.behavior()).isInstanceOf(Behavior.Ask.class);
+
+        Directive plain = Directive.of(text("[Slack: Bo (U1)]\nhello"), Behavior.echo());
+        assertThat(plain.text()).isEqualTo("hello");
+
+        Directive notAPrefix = Directive.of(text("[1, 2]\nhello"), Behavior.echo());
+        assertThat(notAPrefix.text()).isEqualTo("[1, 2]\nhello");
+    }
+
+    @Test
     void plainTextGetsTheDefaultBehaviourAndIsEchoedWhole() {
         Directive directive = Directive.of(text("hello"), new Behavior.Slow(5));
 

@@ -156,7 +156,7 @@ public final class ChatStore {
             List<Post> changed = new ArrayList<>();
             if (accepted != null) {
                 changed.add(appendIn(c, threadId, accepted.id(), Post.USER, accepted.text(), accepted.author(),
-                        accepted.id(), accepted.state(), now));
+                        accepted.turnMessageId(), accepted.state(), now));
             }
             for (Effect e : effects) {
                 Post p = null;
@@ -172,10 +172,18 @@ public final class ChatStore {
                     p = appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.QUESTION, q.text(), null,
                             q.messageId(), null, now);
                 } else if (e instanceof Effect.TurnStateChanged t) {
+                    // the turn's own post and the answers to its questions all show the turn's state
                     String state = t.state().name().toLowerCase(java.util.Locale.ROOT);
-                    if (updateIn(c, "UPDATE chat_post SET state = ?, updated_at = ? WHERE post_id = ?", state,
-                            now.toString(), t.messageId()) > 0) {
-                        p = postIn(c, t.messageId());
+                    updateIn(c, "UPDATE chat_post SET state = ?, updated_at = ? WHERE kind = 'user' AND turn_message_id = ?",
+                            state, now.toString(), t.messageId());
+                    try (PreparedStatement s = c.prepareStatement(
+                            "SELECT * FROM chat_post WHERE kind = 'user' AND turn_message_id = ?")) {
+                        s.setString(1, t.messageId());
+                        try (ResultSet rs = s.executeQuery()) {
+                            while (rs.next()) {
+                                changed.add(post(rs));
+                            }
+                        }
                     }
                 }
                 if (p != null) {
