@@ -1,0 +1,315 @@
+package dev.switchboard.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.switchboard.client.CallFailure.HttpStatus;
+import dev.switchboard.client.CallFailure.Malformed;
+import dev.switchboard.client.CallFailure.RpcError;
+import dev.switchboard.client.CallFailure.Transport;
+import dev.switchboard.client.CallFailure.TransportKind;
+import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.protocol.model.Message;
+import dev.switchboard.protocol.model.SendMessageParams;
+import dev.switchboard.protocol.model.Task;
+import dev.switchboard.protocol.model.TaskState;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The stream rules, each against a server built to break it. */
+class StreamRulesTest {
+
+    static Vertx vertx;
+    static A2aAgentClient client;
+    /** For the timeout rules only: a short limit everywhere else would make the suite flaky on a busy machine. */
+    static A2aAgentClient hasty;
+    private final List<StubServer> servers = new ArrayList<>();
+
+    @BeforeAll
+    static void start() {
+        vertx = Vertx.vertx();
+        client = new A2aAgentClient(vertx, Duration.ofSeconds(10));
+        hasty = new A2aAgentClient(vertx, Duration.ofMillis(300));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        client.close().toCompletionStage().toCompletableFuture().get();
+        hasty.close().toCompletionStage().toCompletableFuture().get();
+        vertx.close().toCompletionStage().toCompletableFuture().get();
+    }
+
+    @AfterEach
+    void closeServers() throws Exception {
+        for (StubServer s : servers) {
+            s.close();
+        }
+    }
+
+    private StubServer server(Handler<HttpServerRequest> handler) throws Exception {
+        StubServer s = StubServer.start(vertx, handler);
+        servers.add(s);
+        return s;
+    }
+
+    /** Sends a streaming message to a server answering with {@code handler}. */
+    private RecordingListener stream(Handler<HttpServerRequest> handler) throws Exception {
+        return stream(client, handler);
+    }
+
+    private RecordingListener stream(A2aAgentClient caller, Handler<HttpServerRequest> handler) throws Exception {
+        StubServer s = server(handler);
+        RecordingListener listener = new RecordingListener();
+        caller.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
+        return listener;
+    }
+
+    private static AgentEndpoint endpoint(StubServer s) {
+        return new AgentEndpoint(s.url("/"), ProtocolVersion.V1_0, Map.of("Authorization", "Bearer t"));
+    }
+
+    private static HttpServerResponse sse(HttpServerRequest request) {
+        return request.response().setStatusCode(200).setChunked(true).putHeader("Content-Type", "text/event-stream");
+    }
+
+    private static String data(String json) {
+        return "data: " + json + "\n\n";
+    }
+
+    @Test
+    void readsEventsUntilTheAgentClosesTheStream() throws Exception {
+        RecordingListener listener = stream(r -> sse(r)
+                .write(": keepalive\r\n\r\n")
+                .compose(v -> r.response().write(data(Replies.taskEvent(TaskState.SUBMITTED))))
+                // a data line split across chunks, with CRLF line ends
+                .compose(v -> r.response().write("data: " + Replies.taskEvent(TaskState.WORKING).substring(0, 20)))
+                .compose(v -> r.response().write(Replies.taskEvent(TaskState.WORKING).substring(20) + "\r\n\r\n"))
+                // the last event closed by the end of the body, not by a blank line
+                .compose(v -> r.response().end("data: " + Replies.taskEvent(TaskState.COMPLETED))));
+
+        listener.awaitEnd();
+        assertThat(listener.events).extracting(e -> ((Task) e).state())
+                .containsExactly(TaskState.SUBMITTED, TaskState.WORKING, TaskState.COMPLETED);
+        assertThat(listener.terminals).hasValue(1);
+    }
+
+    @Test
+    void sendsStreamingMessageWithTheStreamHeaders() throws Exception {
+        StubServer s = server(r -> sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED))));
+        RecordingListener listener = new RecordingListener();
+        client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
+
+        listener.awaitEnd();
+        StubServer.Received got = s.received.get(0);
+        assertThat(got.method()).isEqualTo("POST");
+        assertThat(got.path()).isEqualTo("/");
+        assertThat(got.body()).contains("\"method\":\"SendStreamingMessage\"");
+        assertThat(got.headers().get("Accept")).isEqualTo("text/event-stream");
+        assertThat(got.headers().get("Content-Type")).isEqualTo("application/json");
+        assertThat(got.headers().get("A2A-Version")).isEqualTo("1.0");
+        assertThat(got.headers().get("Authorization")).isEqualTo("Bearer t");
+    }
+
+    @Test
+    void aJsonErrorWithHttp200BeforeTheStreamIsAnRpcError() throws Exception {
+        RecordingListener listener = stream(r -> r.response().setStatusCode(200)
+                .putHeader("Content-Type", "application/json").end(Replies.error(-32004, "busy")));
+
+        assertThat(listener.awaitFailure()).isEqualTo(new RpcError(-32004, "busy", null));
+        assertThat(listener.afterEvents).isFalse();
+    }
+
+    @Test
+    void aPlainJsonResultIsTheWholeStream() throws Exception {
+        RecordingListener listener = stream(r -> r.response().setStatusCode(200)
+                .putHeader("Content-Type", "application/json").end(Replies.taskEvent(TaskState.COMPLETED)));
+
+        listener.awaitEnd();
+        assertThat(listener.events).hasSize(1);
+    }
+
+    @Test
+    void anErrorEventAfterEventsIsAnRpcErrorAfterEvents() throws Exception {
+        RecordingListener listener = stream(r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
+                .compose(v -> r.response().end("event: error\n" + data(Replies.error(-32603, "agent broke")))));
+
+        assertThat(listener.awaitFailure()).isEqualTo(new RpcError(-32603, "agent broke", null));
+        assertThat(listener.afterEvents).isTrue();
+        assertThat(listener.events).hasSize(1);
+        assertThat(listener.terminals).hasValue(1);
+    }
+
+    @Test
+    void anErrorEventWithABareErrorObjectBeforeAnyEventIsAnRpcError() throws Exception {
+        // a2a-js answers a 0.3 tasks/resubscribe this way: HTTP 200, SSE, one event: error
+        RecordingListener listener = stream(r -> sse(r).end("event: error\ndata: {\"code\":-32001,\"message\":\"gone\"}\n\n"));
+
+        assertThat(listener.awaitFailure()).isEqualTo(new RpcError(-32001, "gone", null));
+        assertThat(listener.afterEvents).isFalse();
+    }
+
+    @Test
+    void anErrorMemberInADataEventIsAnRpcError() throws Exception {
+        RecordingListener listener = stream(r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
+                .compose(v -> r.response().write(data(Replies.error(-32001, "task not found")))));
+
+        assertThat(listener.awaitFailure()).isEqualTo(new RpcError(-32001, "task not found", null));
+        assertThat(listener.afterEvents).isTrue();
+    }
+
+    @Test
+    void aResetMidStreamIsLostAfterEvents() throws Exception {
+        RecordingListener listener = stream(r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
+                .onComplete(v -> vertx.setTimer(50, t -> r.response().reset())));
+
+        CallFailure failure = listener.awaitFailure();
+        assertThat(failure).isInstanceOf(Transport.class);
+        assertThat(((Transport) failure).kind()).isEqualTo(TransportKind.LOST);
+        assertThat(listener.afterEvents).isTrue();
+        assertThat(listener.events).hasSize(1);
+    }
+
+    @Test
+    void aConnectionClosedBeforeAnyEventIsLostWithoutEvents() throws Exception {
+        RecordingListener listener = stream(r -> sse(r).write(": opened\n\n")
+                .onComplete(v -> vertx.setTimer(50, t -> r.connection().close())));
+
+        CallFailure failure = listener.awaitFailure();
+        assertThat(((Transport) failure).kind()).isEqualTo(TransportKind.LOST);
+        assertThat(listener.afterEvents).isFalse();
+    }
+
+    @Test
+    void headersLaterThanTheTimeoutFailTheStreamAndResetTheRequest() throws Exception {
+        StubServer s = server(r -> vertx.setTimer(3000, t -> sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED)))));
+        RecordingListener listener = new RecordingListener();
+        hasty.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
+
+        CallFailure failure = listener.awaitFailure();
+        assertThat(((Transport) failure).kind()).isEqualTo(TransportKind.HEADERS_TIMEOUT);
+        assertThat(listener.afterEvents).isFalse();
+        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+    }
+
+    @Test
+    void aStreamMayStayQuietLongerThanTheHeadersTimeoutOnceItHasStarted() throws Exception {
+        RecordingListener listener = stream(hasty, r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
+                .onComplete(v -> vertx.setTimer(1000, t -> r.response().end(data(Replies.taskEvent(TaskState.COMPLETED))))));
+
+        listener.awaitEnd();
+        assertThat(listener.events).hasSize(2);
+    }
+
+    @Test
+    void aRedirectIsNotFollowed() throws Exception {
+        StubServer s = server(r -> {
+            if (r.path().equals("/")) {
+                r.response().setStatusCode(307).putHeader("Location", "/moved").end();
+            } else {
+                sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED)));
+            }
+        });
+        RecordingListener listener = new RecordingListener();
+        client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
+
+        assertThat(listener.awaitFailure()).isEqualTo(new HttpStatus(307, null));
+        assertThat(s.hits("/moved")).isZero();
+    }
+
+    @Test
+    void a5xxIsAnHttpStatusWithItsRetryAfter() throws Exception {
+        RecordingListener listener = stream(r -> r.response().setStatusCode(503).putHeader("Retry-After", "7").end("down"));
+
+        assertThat(listener.awaitFailure()).isEqualTo(new HttpStatus(503, Duration.ofSeconds(7)));
+        assertThat(listener.afterEvents).isFalse();
+    }
+
+    @Test
+    void anRpcErrorInTheStreamCarriesTheResponsesRetryAfter() throws Exception {
+        RecordingListener listener = stream(r -> {
+            sse(r).putHeader("Retry-After", "30");
+            r.response().end(data(Replies.error(-32004, "busy")));
+        });
+
+        assertThat(listener.awaitFailure()).isEqualTo(new RpcError(-32004, "busy", Duration.ofSeconds(30)));
+    }
+
+    @Test
+    void rejectedCredentialsAreAnHttpStatus() throws Exception {
+        RecordingListener listener = stream(r -> r.response().setStatusCode(403)
+                .putHeader("Content-Type", "application/json").end(Replies.error(-31403, "no")));
+
+        assertThat(listener.awaitFailure()).isEqualTo(new HttpStatus(403, null));
+    }
+
+    @Test
+    void anEventThatIsNotJsonIsMalformed() throws Exception {
+        RecordingListener listener = stream(r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
+                .compose(v -> r.response().write("data: <html>oops</html>\n\n")));
+
+        assertThat(listener.awaitFailure()).isInstanceOf(Malformed.class);
+        assertThat(listener.afterEvents).isTrue();
+    }
+
+    @Test
+    void anEventWhoseResultDoesNotParseIsMalformed() throws Exception {
+        RecordingListener listener = stream(r -> sse(r).end(data("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":{\"nothing\":1}}")));
+
+        assertThat(listener.awaitFailure()).isInstanceOf(Malformed.class);
+        assertThat(listener.afterEvents).isFalse();
+    }
+
+    @Test
+    void anEventOverFourMebibytesIsMalformedAndTheRequestReset() throws Exception {
+        StubServer s = server(r -> sse(r).write("data: \"" + "a".repeat(A2aAgentClient.MAX_EVENT_BYTES) + "\"\n\n"));
+        RecordingListener listener = new RecordingListener();
+        client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
+
+        assertThat(listener.awaitFailure()).isInstanceOf(Malformed.class);
+        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+    }
+
+    @Test
+    void closeResetsTheRequestAndSilencesTheListener() throws Exception {
+        StubServer s = server(r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
+                .onComplete(v -> vertx.setTimer(500, t -> {
+                    if (!r.response().closed()) {
+                        r.response().end(data(Replies.taskEvent(TaskState.COMPLETED)));
+                    }
+                })));
+        RecordingListener listener = new RecordingListener();
+        StreamHandle handle = client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
+        await().atMost(Duration.ofSeconds(5)).until(() -> listener.events.size() == 1);
+
+        handle.close();
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+        Thread.sleep(700);
+        assertThat(listener.events).hasSize(1);
+        assertThat(listener.terminals).hasValue(0);
+    }
+
+    @Test
+    void closeBeforeTheResponseSilencesTheListener() throws Exception {
+        StubServer s = server(r -> vertx.setTimer(100, t -> sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED)))));
+        RecordingListener listener = new RecordingListener();
+        StreamHandle handle = client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
+        await().atMost(Duration.ofSeconds(5)).until(() -> s.received.size() == 1);
+
+        handle.close();
+        Thread.sleep(600);
+
+        assertThat(listener.events).isEmpty();
+        assertThat(listener.terminals).hasValue(0);
+    }
+}
