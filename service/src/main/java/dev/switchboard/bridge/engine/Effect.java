@@ -28,8 +28,9 @@ public sealed interface Effect {
 
     /**
      * Fire {@link Input.TimerFired} with this generation at {@code at}. Several timers may share a
-     * generation (the silence limit is pushed back by every event); a driver may keep them all or
-     * only the newest: the engine ignores a timer that is not yet due.
+     * generation; a driver may keep them all or only the newest. A timer that fires before its
+     * phase's deadline (pushed back since, e.g. by a stream event, or fired a millisecond early) is
+     * asked for again at that deadline, so no timer is ever lost to an early fire.
      */
     record ScheduleTimer(long gen, Instant at) implements Effect {}
 

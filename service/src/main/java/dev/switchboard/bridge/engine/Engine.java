@@ -132,13 +132,11 @@ public final class Engine {
                     .anyMatch(i -> i.protocolVersion() != null && i.protocolVersion().startsWith("1."))
                     ? ProtocolVersion.V1_0 : ProtocolVersion.V0_3;
             session.cardFingerprint = session.currentFingerprint;
-            if (turn.sendAttempts > 0 && turn.troubleSince != null) {
-                send(turn); // a resend inside its retry window keeps the window
-            } else {
-                turn.troubleSince = null;
+            if (turn.sendAttempts == 0) {
+                turn.troubleSince = null; // the card's retry window is over; a resend keeps its own window
                 turn.retryAttempt = 0;
-                send(turn);
             }
+            send(turn);
         }
 
         /** Discovery: the refusals, in the seed's words; null when the card is acceptable. */
@@ -238,7 +236,6 @@ public final class Engine {
         }
 
         void openCall(Turn turn, boolean subscription) {
-            turn.eventsThisCall = false;
             turn.lastEventWasTask = false;
             turn.subscribed = subscription;
         }
@@ -351,7 +348,6 @@ public final class Engine {
             }
             adoptContext(turn, contextId);
             turn.taskId = taskId;
-            turn.eventsThisCall = true;
             turn.busySince = null;
             turn.troubleSince = null;
             turn.retryAttempt = 0;
@@ -368,9 +364,8 @@ public final class Engine {
                 turn.answerPending = false;
                 artifact(turn, a);
             }
-            if (turn.phase == Phase.STREAMING) {
-                armSilence(turn, session.gen); // Replies: every event restarts the 5-minute silence limit
-            }
+            // Replies: every event restarts the 5-minute silence limit (its timer re-arms itself when it fires early)
+            turn.silenceDeadline = now.plus(d.silenceLimit());
         }
 
         /**
@@ -463,7 +458,7 @@ public final class Engine {
         void streamEnded(Turn turn) {
             if (turn.phase == Phase.SENDING) {
                 unknownOutcome(turn, null); // closed without a single event: nothing says what happened
-            } else if (turn.phase == Phase.SUBSCRIBING) {
+            } else if (turn.subscribed) {
                 lost(turn);
             } else if (turn.phase == Phase.STREAMING) {
                 settle(turn);
@@ -792,7 +787,6 @@ public final class Engine {
                 readTask(turn);
             } else if (session.agentVersion == ProtocolVersion.V1_0 && session.contextId != null) {
                 turn.phase = Phase.LISTING;
-                turn.listToken = null;
                 turn.listPages = 0;
                 view(turn, TurnView.RETRYING);
                 effects.add(new Effect.ListTasks(nextGen(), session.contextId, null));
@@ -821,7 +815,6 @@ public final class Engine {
                 }
             }
             if (!page.nextPageToken().isEmpty() && turn.listPages < MAX_LIST_PAGES) {
-                turn.listToken = page.nextPageToken();
                 effects.add(new Effect.ListTasks(nextGen(), session.contextId, page.nextPageToken()));
                 return;
             }
@@ -862,12 +855,20 @@ public final class Engine {
 
         // ================= following a task =================
 
-        /** Replies: a dropped stream is settled (or followed again) by GetTask after a second. */
+        /**
+         * Replies: a dropped stream is settled (or followed again) by GetTask after a second. A lost
+         * subscription backs off while the task shows no change, so a task whose subscriptions keep
+         * ending is not read every second.
+         */
         void lost(Turn turn) {
             if (turn.streamLostAt == null) {
                 turn.streamLostAt = now;
             }
-            waitThen(turn, Turn.Next.GET_TASK, d.settleDelay());
+            if (turn.subscribed) {
+                poll(turn, null);
+            } else {
+                waitThen(turn, Turn.Next.GET_TASK, d.settleDelay());
+            }
         }
 
         void readTask(Turn turn) {
@@ -970,23 +971,34 @@ public final class Engine {
             effects.add(new Effect.ScheduleTimer(gen, turn.silenceDeadline));
         }
 
+        /** A timer that is not yet due (pushed back, or fired a little early) is set again for its deadline. */
         void timer(Turn turn) {
             switch (turn.phase) {
                 case SENDING, STREAMING, SUBSCRIBING -> {
                     if (due(turn.silenceDeadline)) {
                         silence(turn);
+                    } else {
+                        rearm(turn.silenceDeadline);
                     }
                 }
                 case PAUSED_INPUT -> {
-                    if (turn.questionDeadline != null && due(turn.questionDeadline)) {
+                    if (turn.questionDeadline == null) {
+                        return;
+                    }
+                    if (due(turn.questionDeadline)) {
                         // Methods, CancelTask: when a question times out
                         cancel(turn, Notices.QUESTION_TIMED_OUT, Outcome.CANCELED);
+                    } else {
+                        rearm(turn.questionDeadline);
                     }
                 }
                 case WAITING -> {
                     noticeBusyIfDue(turn);
                     if (due(turn.waitUntil)) {
                         wake(turn);
+                    } else {
+                        Instant noticeAt = busyNoticeAt(turn);
+                        rearm(noticeAt != null && noticeAt.isBefore(turn.waitUntil) ? noticeAt : turn.waitUntil);
                     }
                 }
                 default -> { }
@@ -995,6 +1007,10 @@ public final class Engine {
 
         boolean due(Instant deadline) {
             return deadline == null || !now.isBefore(deadline);
+        }
+
+        void rearm(Instant at) {
+            effects.add(new Effect.ScheduleTimer(session.gen, at));
         }
 
         /** Replies: the stream is cut and the task followed again with GetTask and SubscribeToTask. */

@@ -22,7 +22,6 @@ public final class Notices {
     public static final String IDENTITY_REFUSED = "The agent refused this identity for the conversation.";
     public static final String BUSY = "The agent is busy; your message will be sent as soon as it takes it.";
     public static final String SESSION_GONE = "The agent no longer has this conversation; your next message starts a new one.";
-    public static final String NOT_ACCEPTED = "The agent did not accept the message.";
     public static final String ANSWER_REJECTED = "The agent rejected the answer; its task was cancelled.";
     public static final String QUESTION_NOT_ALLOWED = "The agent asked a question, which this channel does not allow; its task was cancelled.";
     public static final String QUESTION_UNSHOWABLE = "The agent asked for input that cannot be shown here; its task was cancelled.";

@@ -45,7 +45,6 @@ public final class Turn {
     Instant busySince;
     boolean busyNoticed;
 
-    boolean eventsThisCall;
     /** the open stream is a SubscribeToTask (not a send) */
     boolean subscribed;
     /** the agent answered SubscribeToTask with method-not-found: the task is polled instead */
@@ -58,7 +57,6 @@ public final class Turn {
     Instant lastSignOfLife;
     int pollAttempt;
 
-    String listToken;
     int listPages;
 
     int cancelAttempts;
@@ -101,7 +99,6 @@ public final class Turn {
         t.troubleSince = troubleSince;
         t.busySince = busySince;
         t.busyNoticed = busyNoticed;
-        t.eventsThisCall = eventsThisCall;
         t.subscribed = subscribed;
         t.subscribeUnsupported = subscribeUnsupported;
         t.silenceDeadline = silenceDeadline;
@@ -109,7 +106,6 @@ public final class Turn {
         t.streamLostAt = streamLostAt;
         t.lastSignOfLife = lastSignOfLife;
         t.pollAttempt = pollAttempt;
-        t.listToken = listToken;
         t.listPages = listPages;
         t.cancelAttempts = cancelAttempts;
         t.cancelOutcome = cancelOutcome;

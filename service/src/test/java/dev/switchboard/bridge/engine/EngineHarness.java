@@ -45,6 +45,8 @@ final class EngineHarness {
     private long timerSeq;
     private Effect call;
     private Function<Effect, List<Input>> agent;
+    /** a driver that keeps only the newest timer (the default keeps every one) */
+    private boolean newestTimerOnly;
     private final Deque<Input> queued = new ArrayDeque<>();
     private boolean draining;
 
@@ -78,6 +80,9 @@ final class EngineHarness {
         for (Effect e : t.effects()) {
             if (e instanceof Effect.ScheduleTimer s) {
                 assertThat(s.at()).as("a timer is never set in the past").isAfterOrEqualTo(now);
+                if (newestTimerOnly) {
+                    timers.clear();
+                }
                 timers.add(new Timer(s.gen(), s.at(), timerSeq++));
             } else if (isCall(e)) {
                 call = e;
@@ -110,6 +115,17 @@ final class EngineHarness {
     EngineHarness agent(Function<Effect, List<Input>> script) {
         this.agent = script;
         return this;
+    }
+
+    /** Behave as a driver that keeps only the newest timer it was asked for. */
+    EngineHarness newestTimerOnly() {
+        this.newestTimerOnly = true;
+        return this;
+    }
+
+    /** The timers still pending, as (gen, at). */
+    List<String> pendingTimers() {
+        return timers.stream().sorted(Comparator.comparing(Timer::at)).map(t -> t.gen() + "@" + t.at()).toList();
     }
 
     static boolean isCall(Effect e) {
