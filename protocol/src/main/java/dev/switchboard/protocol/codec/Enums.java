@@ -24,7 +24,8 @@ final class Enums {
                     return s;
                 }
             }
-            throw new A2aFormatException(path + ": unknown task state number " + v.intValue());
+            // a state of a newer protocol revision: readers are lenient, and callers decide what unknown means
+            return TaskState.UNSPECIFIED;
         }
         if (!v.isTextual()) {
             throw new A2aFormatException(path + ": expected a task state, got " + Fields.describe(v));
@@ -39,7 +40,7 @@ final class Enums {
                 try {
                     return TaskState.valueOf(n);
                 } catch (IllegalArgumentException e) {
-                    throw new A2aFormatException(path + ": unknown task state '" + v.textValue() + "'", e);
+                    return TaskState.UNSPECIFIED; // as above: an unknown state is not a malformed task
                 }
         }
     }

@@ -174,6 +174,9 @@ public final class ChatStore {
                 } else if (e instanceof Effect.TurnStateChanged t) {
                     // the turn's own post and the answers to its questions all show the turn's state
                     String state = t.state().name().toLowerCase(java.util.Locale.ROOT);
+                    // a reply first taken as an answer may become a turn of its own: it then follows its own state
+                    updateIn(c, "UPDATE chat_post SET turn_message_id = post_id WHERE kind = 'user' AND post_id = ?",
+                            t.messageId());
                     updateIn(c, "UPDATE chat_post SET state = ?, updated_at = ? WHERE kind = 'user' AND turn_message_id = ?",
                             state, now.toString(), t.messageId());
                     try (PreparedStatement s = c.prepareStatement(
