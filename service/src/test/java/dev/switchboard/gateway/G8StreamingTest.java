@@ -204,6 +204,29 @@ class G8StreamingTest {
     }
 
     @Test
+    void g8_anHttp2CallerResettingItsStreamClosesTheUpstreamAndFreesTheSlot() {
+        manual.clear();
+        TestHttp h2 = TestHttp.http2(h.vertx, h.base());
+        try {
+            SseCall call = h2.stream("/a2a/manual", Rpc.stream(1, "over HTTP/2"));
+            RawAgent.Exchange upstream = manual.next(10);
+            upstream.write(event(1));
+            await().atMost(Duration.ofSeconds(5)).until(() -> call.dataFrames().size() == 1);
+            assertThat(call.version()).isEqualTo(io.vertx.core.http.HttpVersion.HTTP_2);
+
+            call.reset();
+
+            await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+                assertThat(upstream.connectionClosed()).as("agent-side connection closed").isTrue();
+                assertThat(h.inFlight("manual")).isZero();
+                assertThat(h.openStreams("manual")).isZero();
+            });
+        } finally {
+            h2.close();
+        }
+    }
+
+    @Test
     void g8_errorsBeforeTheFirstEventArePlainJsonRpc() {
         // the agent's own JSON-RPC error to a streaming call
         Reply rpcError = h.http().rpc("streamer", Rpc.stream(1, "/error -32004 streams are off today"));

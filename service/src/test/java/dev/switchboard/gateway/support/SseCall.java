@@ -132,6 +132,15 @@ public final class SseCall {
         }
     }
 
+    /** Cancels just this call: an HTTP/2 RST_STREAM, the connection stays open. */
+    public void reset() {
+        request.reset();
+    }
+
+    public io.vertx.core.http.HttpVersion version() {
+        return response().version();
+    }
+
     /** Hangs up: closes the connection the call runs on. */
     public void disconnect() {
         request.connection().close();

@@ -23,9 +23,18 @@ public final class TestHttp implements AutoCloseable {
     private final String base;
 
     public TestHttp(Vertx vertx, String base) {
-        this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true).setMaxInitialLineLength(8192),
-                new PoolOptions().setHttp1MaxSize(512));
+        this(vertx, base, new HttpClientOptions().setKeepAlive(true).setMaxInitialLineLength(8192));
+    }
+
+    private TestHttp(Vertx vertx, String base, HttpClientOptions options) {
+        this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(512));
         this.base = base;
+    }
+
+    /** A client speaking HTTP/2 over cleartext (prior knowledge), where hanging up can mean resetting one stream. */
+    public static TestHttp http2(Vertx vertx, String base) {
+        return new TestHttp(vertx, base, new HttpClientOptions().setProtocolVersion(io.vertx.core.http.HttpVersion.HTTP_2)
+                .setHttp2ClearTextUpgrade(false));
     }
 
     public String base() {
