@@ -96,6 +96,18 @@ class G3TimeoutTest {
     }
 
     @Test
+    void g3_aStreamThatNeverOpensTimesOutTheSameWay() {
+        silent.clear();
+        Reply reply = h.http().rpc("silent-default", Rpc.stream(5, "never opened"));
+
+        assertThat(reply.header("Content-Type")).startsWith("application/json");
+        assertThat(reply.errorCode()).isEqualTo(-32001);
+        assertThat(reply.errorMessage()).isEqualTo("agent timeout: silent-default");
+        RawAgent.Exchange upstream = silent.last();
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(upstream.connectionClosed()).isTrue());
+    }
+
+    @Test
     void g3_onTimeoutTheUpstreamRequestIsClosed() {
         silent.clear();
         Reply reply = h.http().rpc("silent-default", Rpc.send(4, "never answered"));

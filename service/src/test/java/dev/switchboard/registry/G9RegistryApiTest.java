@@ -212,6 +212,7 @@ class G9RegistryApiTest {
 
     @Test
     void g9_dynamicRegistrationsExpireAfterTheTtlConfigAgentsNever(@TempDir Path ttlDir) {
+        assertThat(dev.switchboard.config.ServerSpec.defaults().registrationTtl()).isEqualTo(Duration.ofSeconds(90));
         try (Harness ttl = new Harness(ttlDir)) {
             TestAgent agent = ttl.agent(TestAgentOptions.echo("ttl"));
             ttl.registrationTtl(Duration.ofSeconds(1)).backend("configured", agent.url()).start();
