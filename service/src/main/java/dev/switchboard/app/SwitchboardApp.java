@@ -194,19 +194,18 @@ public final class SwitchboardApp {
             vertx.cancelTimer(expiryTimer);
         }
         Future<Void> stop = server == null ? Future.succeededFuture() : server.close();
-        return stop.eventually(() -> {
-            closeResources();
-            return Future.succeededFuture();
-        });
+        return stop.eventually(this::closeResources);
     }
 
-    private void closeResources() {
+    /** Stops the bridge and the clients, then closes the store once nothing can write to it. */
+    private Future<Void> closeResources() {
         bridge.close();
-        client.close();
-        meters.close();
-        vertx.executeBlocking(() -> {
-            database.close();
-            return null;
-        });
+        return client.close().eventually(() -> {
+            meters.close();
+            return vertx.executeBlocking(() -> {
+                database.close();
+                return null;
+            });
+        }).mapEmpty();
     }
 }

@@ -22,7 +22,9 @@ public final class SwitchboardServer {
 
     /** Listens on host:port (port 0 picks a free one) and serves the router. */
     public static Future<SwitchboardServer> start(Vertx vertx, Router router, String host, int port) {
-        HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port);
+        // HTTP/1.1 only: SSE needs nothing more, and clients that upgrade to cleartext HTTP/2 (the JDK's)
+        // report their own end-of-stream cancel as an error there
+        HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false);
         return vertx.createHttpServer(options)
                 .requestHandler(router)
                 .listen()

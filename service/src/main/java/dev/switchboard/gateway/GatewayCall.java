@@ -113,6 +113,7 @@ final class GatewayCall {
     }
 
     private void onReply(HttpClientResponse reply) {
+        reply.exceptionHandler(this::onUpstreamFailure);
         if (done) {
             return;
         }
