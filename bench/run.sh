@@ -1,0 +1,437 @@
+#!/usr/bin/env bash
+# Switchboard gateway benchmark: see bench/README.md. Runs everything on this machine, loopback only,
+# bounded in time; tears everything down at exit. Results: stdout and bench/results/latest.txt.
+set -euo pipefail
+
+BENCH="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$BENCH/.." && pwd)"
+JAR="$ROOT/service/target/switchboard-app.jar"
+
+# ---- knobs (environment overrides) ----
+CONNS="${CONNS:-50}"                 # wrk connections, same for all three targets
+THREADS="${THREADS:-2}"              # wrk threads
+WARMUP="${WARMUP:-5}"                # seconds of unrecorded wrk load before each measured run
+JIT_WARMUP="${JIT_WARMUP:-30}"       # seconds of unrecorded load through the gateway (and so the upstream) first: JIT
+DURATION="${DURATION:-20}"           # seconds of each measured wrk run
+RATE="${RATE:-1000}"                 # fixed rate of the open-loop latency test, req/s
+RATE_WARMUP="${RATE_WARMUP:-5}"      # seconds at that rate before recording
+RATE_DURATION="${RATE_DURATION:-20}" # seconds recorded at that rate
+STREAMS="${STREAMS:-1000 5000 10000}" # idle SSE stream counts relayed through the gateway
+KEEP_WORK="${KEEP_WORK:-0}"          # 1: keep the work dir (logs, configs) after the run
+
+WORK="$(mktemp -d /tmp/switchboard-bench.XXXXXX)"
+REPORT="$WORK/report.txt"
+PIDS=()
+HOLDER_FD_OPEN=0
+
+log() { echo "[bench $(date +%H:%M:%S)] $*" >&2; }
+out() { echo "$*" | tee -a "$REPORT"; }
+
+stop_pid() { # pid [seconds]: SIGTERM, then SIGKILL if still alive after the grace time; echoes how it ended
+  local pid=$1 grace=${2:-5} i
+  kill "$pid" 2>/dev/null || { echo "gone"; return 0; }
+  for ((i = 0; i < grace * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; echo "exited on SIGTERM"; return 0; }
+    sleep 0.1
+  done
+  { kill -9 "$pid"; wait "$pid"; } 2>/dev/null
+  echo "still running ${grace}s after SIGTERM, killed with SIGKILL"
+}
+
+cleanup() {
+  local rc=$?
+  set +e
+  if [ "$HOLDER_FD_OPEN" = 1 ]; then exec 3>&-; fi
+  for pid in "${PIDS[@]:-}"; do
+    [ -n "$pid" ] && kill "$pid" 2>/dev/null
+  done
+  sleep 1
+  for pid in "${PIDS[@]:-}"; do
+    [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+  done
+  if [ "$KEEP_WORK" = 1 ] || [ "$rc" != 0 ]; then
+    log "work dir kept: $WORK"
+  else
+    rm -rf "$WORK"
+  fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- prerequisites ----
+need_pkgs=()
+command -v wrk >/dev/null || need_pkgs+=(wrk)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need_pkgs+=(nginx)
+command -v curl >/dev/null || need_pkgs+=(curl)
+command -v jcmd >/dev/null || need_pkgs+=(openjdk-17-jdk-headless)
+if [ "${#need_pkgs[@]}" -gt 0 ]; then
+  log "installing ${need_pkgs[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq "${need_pkgs[@]}" >&2
+fi
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+
+if [ ! -f "$JAR" ]; then
+  log "building $JAR"
+  (cd "$ROOT" && ./mvnw -q -B -Dmaven.test.skip=true install) >&2
+fi
+
+# every process started below inherits this (the gateway holds 2 sockets per relayed stream)
+FD_HARD="$(ulimit -Hn)"
+if [ "$FD_HARD" = unlimited ]; then FD_HARD=1048576; fi
+ulimit -n "$FD_HARD"
+
+# a private copy, so that a rebuild in the work tree during the run cannot change what is measured
+cp "$JAR" "$WORK/switchboard-app.jar"
+JAR="$WORK/switchboard-app.jar"
+
+log "compiling bench programs"
+mkdir -p "$WORK/classes"
+javac -nowarn -cp "$JAR" -d "$WORK/classes" "$BENCH"/src/*.java
+CP="$JAR:$WORK/classes"
+
+# ---- helpers ----
+free_port() {
+  local p
+  while :; do
+    p=$((20000 + RANDOM % 12000))
+    if ! ss -ltnH "sport = :$p" | grep -q .; then echo "$p"; return; fi
+  done
+}
+
+wait_http() { # url, seconds
+  local i
+  for ((i = 0; i < $2 * 10; i++)); do
+    curl -s -o /dev/null --max-time 1 "$1" && return 0
+    sleep 0.1
+  done
+  log "timed out waiting for $1"; return 1
+}
+
+cpu_ticks() { # total utime+stime (clock ticks) of the given pids
+  local t=0 pid s f
+  for pid in "$@"; do
+    if s=$(cat "/proc/$pid/stat" 2>/dev/null); then
+      read -r -a f <<< "${s##*) }"
+      t=$((t + f[11] + f[12]))
+    fi
+  done
+  echo "$t"
+}
+CLK_TCK="$(getconf CLK_TCK)"
+
+nginx_pids() { echo "$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')"; }
+
+# per-thread CPU ticks of a JVM, as "tid<TAB>name<TAB>ticks" lines (names from jcmd Thread.print)
+thread_ticks() {
+  local pid=$1 tid s f name
+  jcmd "$pid" Thread.print 2>/dev/null | sed -n 's/^"\([^"]*\)".* nid=0x\([0-9a-f]*\).*/\2\t\1/p' > "$WORK/threads.$pid"
+  for tdir in /proc/"$pid"/task/*; do
+    tid="${tdir##*/}"
+    s=$(cat "$tdir/stat" 2>/dev/null) || continue
+    read -r -a f <<< "${s##*) }"
+    name=$(awk -F'\t' -v n="$(printf '%x' "$tid")" '$1 == n { print $2; exit }' "$WORK/threads.$pid")
+    printf '%s\t%s\t%s\n' "$tid" "${name:-tid-$tid}" $((f[11] + f[12]))
+  done
+}
+
+to_ms() { # wrk value like 512.00us / 1.23ms / 2.00s -> ms
+  awk -v v="$1" 'BEGIN {
+    if (v ~ /us$/) { sub(/us$/, "", v); printf "%.3f", v / 1000 }
+    else if (v ~ /ms$/) { sub(/ms$/, "", v); printf "%.3f", v }
+    else if (v ~ /m$/) { sub(/m$/, "", v); printf "%.3f", v * 60000 }
+    else if (v ~ /s$/) { sub(/s$/, "", v); printf "%.3f", v * 1000 }
+    else printf "%s", v }'
+}
+
+# ---- the upstream, nginx, the gateway ----
+UP_PORT=$(free_port)
+java -XX:+UseParallelGC -Xms256m -Xmx1g -cp "$CP" Upstream "$UP_PORT" 2 > "$WORK/upstream.log" 2>&1 &
+UP_PID=$!; PIDS+=("$UP_PID")
+
+NGX_PORT=$(free_port)
+mkdir -p "$WORK/nginx/logs" "$WORK/nginx/tmp"
+cat > "$WORK/nginx/nginx.conf" <<EOF
+worker_processes 2;
+daemon off;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log warn;
+worker_rlimit_nofile 20000;
+events { worker_connections 10000; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/nginx/tmp/body;
+  proxy_temp_path $WORK/nginx/tmp/proxy;
+  fastcgi_temp_path $WORK/nginx/tmp/fastcgi;
+  uwsgi_temp_path $WORK/nginx/tmp/uwsgi;
+  scgi_temp_path $WORK/nginx/tmp/scgi;
+  upstream agent {
+    server 127.0.0.1:$UP_PORT;
+    keepalive 64;
+  }
+  server {
+    listen 127.0.0.1:$NGX_PORT backlog=4096;
+    location / {
+      proxy_pass http://agent;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+    }
+  }
+}
+EOF
+if [ "$(id -u)" = 0 ]; then sed -i '1i user root;' "$WORK/nginx/nginx.conf"; fi
+"$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" > "$WORK/nginx/logs/stdout.log" 2>&1 &
+NGINX_PID=$!; PIDS+=("$NGINX_PID")
+
+start_gateway() { # sets GW_PORT, GW_PID
+  GW_PORT=$(free_port)
+  mkdir -p "$WORK/gw-$GW_PORT"
+  cat > "$WORK/gw-$GW_PORT/switchboard.yaml" <<EOF
+apiVersion: switchboard.dev/v1
+kind: Server
+spec:
+  listen: 127.0.0.1:$GW_PORT
+  store: sqlite:$WORK/gw-$GW_PORT/switchboard.db
+---
+apiVersion: switchboard.dev/v1
+kind: AgentBackend
+metadata: {name: bench}
+spec:
+  url: http://127.0.0.1:$UP_PORT/
+  limits: {maxConcurrency: 20000, defaultTimeoutSeconds: 60, maxTimeoutSeconds: 3600, streamIdleTimeoutSeconds: 3600}
+EOF
+  # the gateway runs exactly as a user runs it: java -jar switchboard-app.jar serve, default JVM flags
+  java ${GATEWAY_JAVA_OPTS:-} -jar "$JAR" serve --config "$WORK/gw-$GW_PORT/switchboard.yaml" \
+    > "$WORK/gw-$GW_PORT/gateway.log" 2>&1 &
+  GW_PID=$!; PIDS+=("$GW_PID")
+  wait_http "http://127.0.0.1:$GW_PORT/healthz" 60
+}
+start_gateway
+
+wait_http "http://127.0.0.1:$UP_PORT/" 30
+wait_http "http://127.0.0.1:$NGX_PORT/" 30
+
+BODY="$BENCH/message-send.json"
+URL_A="http://127.0.0.1:$UP_PORT/"
+URL_B="http://127.0.0.1:$NGX_PORT/"
+URL_C="http://127.0.0.1:$GW_PORT/a2a/bench"
+
+# smoke: all three must return the upstream's exact reply
+ref=$(curl -s -X POST -H 'Content-Type: application/json' --data-binary "@$BODY" "$URL_A")
+for u in "$URL_B" "$URL_C"; do
+  got=$(curl -s -X POST -H 'Content-Type: application/json' --data-binary "@$BODY" "$u")
+  if [ "$got" != "$ref" ]; then log "reply through $u differs from the upstream's:"; echo "$got" | head -c 300 >&2; exit 1; fi
+done
+
+# other work on the machine skews everything: wait a little for a quiet machine, and report the load
+load1() { awk '{print $1}' /proc/loadavg; }
+for ((i = 0; i < 60; i++)); do
+  awk -v l="$(load1)" 'BEGIN { exit !(l < 1.5) }' && break
+  [ "$i" = 0 ] && log "load average $(load1): waiting up to 60 s for the machine to quieten"
+  sleep 1
+done
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+
+sys_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; } # user nice system irq softirq ticks, all cores
+
+START=$(date +%s)
+out "Switchboard gateway benchmark — $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+out "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1), $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2), nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///')"
+out "machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/ {print $2}') GiB RAM, fd limit $FD_HARD"
+out "load average at start: $LOAD_START (other processes on the machine compete for the same cores)"
+out "NOTE: wrk/load generator, nginx, the upstream and the gateway all share these $(nproc) cores,"
+out "      so absolute figures are lower than on separate hosts; the ratios are what to compare."
+out "request: $(wc -c < "$BODY")-byte JSON-RPC message/send; reply: $(printf %s "$ref" | wc -c)-byte JSON-RPC result (fixed)"
+out "upstream: bench/src/Upstream.java (Vert.x, 2 event loops); nginx: 2 workers, upstream keepalive 64;"
+out "gateway: java -jar switchboard-app.jar serve (default JVM flags), agent limits.maxConcurrency 20000"
+out ""
+
+# ---- 1. closed-loop throughput with wrk ----
+cat > "$WORK/post.lua" <<EOF
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local f = io.open("$BODY", "rb")
+wrk.body = f:read("*a")
+f:close()
+EOF
+
+declare -A RPS P50 P90 P99 ERRS PCPU UCPU PUS SYS
+run_wrk() { # label url proxy-pids...
+  local label=$1 url=$2; shift 2
+  log "wrk $label: warm-up ${WARMUP}s"
+  wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" -s "$WORK/post.lua" "$url" > /dev/null
+  log "wrk $label: ${DURATION}s measured"
+  local p0 p1 u0 u1 s0 s1 t0 t1 w="$WORK/wrk-$label.txt"
+  if [ "$label" = gateway ]; then thread_ticks "$GW_PID" > "$WORK/gw-threads-0.txt"; fi
+  p0=$(cpu_ticks "$@"); u0=$(cpu_ticks "$UP_PID"); s0=$(sys_busy); t0=$(date +%s.%N)
+  wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency -s "$WORK/post.lua" "$url" > "$w"
+  p1=$(cpu_ticks "$@"); u1=$(cpu_ticks "$UP_PID"); s1=$(sys_busy); t1=$(date +%s.%N)
+  if [ "$label" = gateway ]; then thread_ticks "$GW_PID" > "$WORK/gw-threads-1.txt"; GW_WRK_SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}'); fi
+  RPS[$label]=$(awk '/^Requests\/sec:/ {print $2}' "$w")
+  P50[$label]=$(to_ms "$(awk '$1 == "50%" {print $2}' "$w")")
+  P90[$label]=$(to_ms "$(awk '$1 == "90%" {print $2}' "$w")")
+  P99[$label]=$(to_ms "$(awk '$1 == "99%" {print $2}' "$w")")
+  local non2xx sock reqs
+  non2xx=$(awk '/Non-2xx/ {print $NF}' "$w"); sock=$(awk '/Socket errors/ {sub(/.*errors: /, ""); print}' "$w")
+  ERRS[$label]="non-2xx ${non2xx:-0}${sock:+; socket errors: $sock}"
+  reqs=$(awk '/requests in/ {print $1}' "$w")
+  pct() { awk -v d="$1" -v hz="$CLK_TCK" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", 100 * d / hz / (b - a)}'; }
+  PCPU[$label]=$(pct $((p1 - p0))); UCPU[$label]=$(pct $((u1 - u0))); SYS[$label]=$(pct $((s1 - s0)))
+  PUS[$label]=$(awk -v d=$((p1 - p0)) -v hz="$CLK_TCK" -v n="${reqs:-0}" 'BEGIN { if (n > 0 && d > 0) printf "%.1f", 1e6 * d / hz / n; else print "-" }')
+}
+
+log "JIT warm-up: ${JIT_WARMUP}s of load through the gateway (warms the gateway and the upstream JVMs)"
+wrk -t"$THREADS" -c"$CONNS" -d"${JIT_WARMUP}s" -s "$WORK/post.lua" "$URL_C" > "$WORK/wrk-jit-warmup.txt"
+JIT_RPS=$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk-jit-warmup.txt")
+
+run_wrk direct "$URL_A"
+run_wrk nginx "$URL_B" $(nginx_pids)
+run_wrk gateway "$URL_C" "$GW_PID"
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+out "== 1. Throughput, closed loop: wrk -t$THREADS -c$CONNS, keep-alive; ${DURATION}s measured after ${WARMUP}s warm-up per target =="
+out "   (before that, ${JIT_WARMUP}s through the gateway to JIT-compile the gateway and upstream JVMs: ${JIT_RPS} req/s over that warm-up)"
+out "$(printf '%-22s %9s %7s %7s %7s  %-9s %10s %8s %8s  %s' target 'req/s' 'p50 ms' 'p90 ms' 'p99 ms' 'proxy CPU' 'proxy us/r' 'upstrm' 'machine' 'errors')"
+for l in direct nginx gateway; do
+  case $l in direct) name="(a) upstream direct";; nginx) name="(b) nginx proxy";; gateway) name="(c) gateway /a2a/{id}";; esac
+  pc="${PCPU[$l]}%"; pu="${PUS[$l]}"; [ "$l" = direct ] && { pc="-"; pu="-"; }
+  out "$(printf '%-22s %9s %7s %7s %7s  %-9s %10s %8s %8s  %s' "$name" "${RPS[$l]}" "${P50[$l]}" "${P90[$l]}" "${P99[$l]}" "$pc" "$pu" "${UCPU[$l]}%" "${SYS[$l]}%" "${ERRS[$l]}")"
+done
+out "   CPU columns: % of one core during the measured run (proxy = nginx master+workers or the gateway JVM;"
+out "   proxy us/r = proxy CPU microseconds per request; machine = all processes, $(nproc)00% = every core busy)"
+out "ratios: throughput c/b = $(ratio "${RPS[gateway]}" "${RPS[nginx]}"), c/a = $(ratio "${RPS[gateway]}" "${RPS[direct]}"), b/a = $(ratio "${RPS[nginx]}" "${RPS[direct]}");" \
+    "p99 latency c/b = $(ratio "${P99[gateway]}" "${P99[nginx]}"), c/a = $(ratio "${P99[gateway]}" "${P99[direct]}")"
+
+# gateway outcome counters: every relayed call must be "ok"
+outcomes=$(curl -s "http://127.0.0.1:$GW_PORT/metrics" | awk '/^switchboard_gateway_requests_total\{/ { match($0, /outcome="[^"]*"/); o = substr($0, RSTART + 9, RLENGTH - 10); s[o] += $NF } END { for (o in s) printf "%s=%d ", o, s[o] }')
+out "gateway outcomes over the whole run (warm-ups included): ${outcomes:-none}"
+
+# which gateway threads did the work during the measured run
+awk -F'\t' -v hz="$CLK_TCK" -v s="$GW_WRK_SECS" 'NR == FNR { base[$1] = $3; next }
+     { d = $3 - base[$1]; if (d > 0) printf "%s\t%.0f%%\n", $2, 100 * d / hz / s }' \
+  "$WORK/gw-threads-0.txt" "$WORK/gw-threads-1.txt" | sort -t$'\t' -k2 -rn > "$WORK/gw-threads.txt"
+out "gateway threads busiest during its measured run (% of one core):"
+head -5 "$WORK/gw-threads.txt" | awk -F'\t' '{ printf "    %-45s %s\n", $1, $2 }' | tee -a "$REPORT"
+out "    event-loop threads that used >= 1% of a core: $(awk -F'\t' '$1 ~ /^vert.x-eventloop/ && $2 + 0 >= 1' "$WORK/gw-threads.txt" | wc -l)" \
+    "of $(awk -F'\t' '$2 ~ /^vert.x-eventloop/' "$WORK/gw-threads-1.txt" | wc -l) in the gateway JVM"
+out ""
+
+# ---- 1b. open-loop latency at a fixed rate ----
+declare -A OL
+run_openloop() { # label url
+  log "open loop $1: ${RATE} req/s, ${RATE_WARMUP}s warm-up + ${RATE_DURATION}s"
+  OL[$1]=$(java -cp "$CP" OpenLoop "$2" "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$CONNS" 2> "$WORK/openloop-$1.err" | grep '^RESULT')
+}
+field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
+run_openloop direct "$URL_A"
+run_openloop nginx "$URL_B"
+run_openloop gateway "$URL_C"
+out "== 1b. Latency at a fixed ${RATE} req/s, open loop (bench/src/OpenLoop.java; wrk2 is not in Debian) =="
+out "   ${RATE_DURATION}s recorded after ${RATE_WARMUP}s warm-up; latency counted from each request's intended send time"
+out "$(printf '%-22s %9s %9s %9s %9s %9s %9s   %s' target 'rate' 'p50 ms' 'p90 ms' 'p99 ms' 'p99.9 ms' 'max ms' 'ok/errors')"
+for l in direct nginx gateway; do
+  r=${OL[$l]}
+  out "$(printf '%-22s %9s %9s %9s %9s %9s %9s   %s/%s' "$l" "$(field "$r" rate)" "$(field "$r" p50_ms)" "$(field "$r" p90_ms)" \
+      "$(field "$r" p99_ms)" "$(field "$r" p999_ms)" "$(field "$r" max_ms)" "$(field "$r" ok)" "$(field "$r" errors)")"
+done
+diff_ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.3f", a - b }'; }
+out "added latency, gateway - direct: p50 $(diff_ms "$(field "${OL[gateway]}" p50_ms)" "$(field "${OL[direct]}" p50_ms)") ms," \
+    "p99 $(diff_ms "$(field "${OL[gateway]}" p99_ms)" "$(field "${OL[direct]}" p99_ms)") ms"
+out "added latency, nginx - direct:   p50 $(diff_ms "$(field "${OL[nginx]}" p50_ms)" "$(field "${OL[direct]}" p50_ms)") ms," \
+    "p99 $(diff_ms "$(field "${OL[nginx]}" p99_ms)" "$(field "${OL[direct]}" p99_ms)") ms"
+out ""
+
+# ---- 2. idle SSE streams relayed through a fresh gateway ----
+log "restarting the gateway for the stream test (fresh JVM, no pooled connections from the load tests)"
+GW_STOP=$(stop_pid "$GW_PID" 10)
+start_gateway
+URL_C="http://127.0.0.1:$GW_PORT/a2a/bench"
+
+mkfifo "$WORK/holder.in"
+java -cp "$CP" SseHolder "$URL_C" 200 < "$WORK/holder.in" > "$WORK/holder.out" 2> "$WORK/holder.err" &
+HOLDER_PID=$!; PIDS+=("$HOLDER_PID")
+exec 3> "$WORK/holder.in"; HOLDER_FD_OPEN=1
+
+holder() { # command, expected reply prefix -> reply line
+  local before n i
+  before=$(wc -l < "$WORK/holder.out")
+  echo "$1" >&3
+  for ((i = 0; i < 1200; i++)); do
+    n=$(wc -l < "$WORK/holder.out")
+    if [ "$n" -gt "$before" ]; then sed -n "$((before + 1))p" "$WORK/holder.out"; return 0; fi
+    sleep 0.1
+  done
+  log "holder did not answer '$1'"; return 1
+}
+gw_streams() { curl -s "http://127.0.0.1:$GW_PORT/metrics" | awk '/^switchboard_gateway_streams_open\{/ {print int($NF)}' | head -1; }
+heap_used_kb() { # full GC, then the used heap in KB
+  jcmd "$GW_PID" GC.run > /dev/null
+  sleep 1
+  jcmd "$GW_PID" GC.run > /dev/null
+  jcmd "$GW_PID" GC.heap_info | awk 'match($0, /used [0-9]+K/) { print substr($0, RSTART + 5, RLENGTH - 6); exit }'
+}
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$GW_PID/status"; }
+fds() { ls "/proc/$GW_PID/fd" | wc -l; }
+
+histogram() { jcmd "$GW_PID" GC.class_histogram 2>/dev/null | awk '$1 ~ /^[0-9]+:$/ { print $4, $2, $3 }'; } # class count bytes (live objects, after a full GC)
+
+# warm-up: open and close a few streams so the code paths are loaded and compiled
+holder "open 300" > /dev/null
+holder "close" > /dev/null
+for ((i = 0; i < 100; i++)); do [ "$(gw_streams)" = 0 ] && break; sleep 0.1; done
+sleep 2
+H0=$(heap_used_kb); R0=$(rss_kb); F0=$(fds)
+histogram > "$WORK/histo-0.txt"
+GW_HEAP_MAX=$(jcmd "$GW_PID" VM.flags 2>/dev/null | tr ' ' '\n' | awk -F= '$1 == "-XX:MaxHeapSize" {printf "%d MiB", $2 / 1048576}')
+GW_GC=$(jcmd "$GW_PID" VM.flags 2>/dev/null | tr ' ' '\n' | grep -o 'Use[A-Za-z0-9]*GC' | head -1)
+
+out "== 2. Idle SSE streams relayed by the gateway (fresh gateway JVM: $GW_GC, max heap $GW_HEAP_MAX) =="
+out "   client: bench/src/SseHolder.java, one message/stream call per connection, counted open at its first event;"
+out "   the upstream holds each stream open after that one event. Heap = used after full GCs (jcmd GC.run;"
+out "   GC.heap_info); RSS = VmRSS of the gateway. Per-stream figures are (value at N - value at 0) / N."
+out "$(printf '%-8s %8s %8s %10s %10s %13s %13s' N 'open' 'gw fds' 'heap MiB' 'RSS MiB' 'heap KB/strm' 'RSS KB/strm')"
+out "$(printf '%-8s %8s %8s %10.1f %10.1f %13s %13s' 0 0 "$F0" "$(awk -v k="$H0" 'BEGIN {print k / 1024}')" "$(awk -v k="$R0" 'BEGIN {print k / 1024}')" - -)"
+LAST_N=0
+for N in $STREAMS; do
+  if [ $((2 * N + 250)) -gt "$FD_HARD" ]; then
+    N2=$(( (FD_HARD - 250) / 2 / 100 * 100 ))
+    out "$(printf '%-8s not possible here: the gateway holds 2 sockets per relayed stream, so %d streams need >%d fds; the hard fd limit is %s and cannot be raised in this sandbox' "$N" "$N" $((2 * N)) "$FD_HARD")"
+    if [ "$N2" -le "$LAST_N" ]; then continue; fi
+    N=$N2
+    out "$(printf '%-8s (the largest count that fits the fd limit, measured instead)' "$N")"
+  fi
+  log "opening streams up to $N"
+  t0=$(date +%s.%N)
+  reply=$(holder "open $N")
+  t1=$(date +%s.%N)
+  sleep 3
+  open=$(gw_streams)
+  H=$(heap_used_kb); R=$(rss_kb); F=$(fds)
+  st=$(holder status)
+  out "$(printf '%-8s %8s %8s %10.1f %10.1f %13.2f %13.2f   (%s; opened in %.1f s; after measuring: %s)' "$N" "${open:-?}" "$F" \
+      "$(awk -v k="$H" 'BEGIN {print k / 1024}')" "$(awk -v k="$R" 'BEGIN {print k / 1024}')" \
+      "$(awk -v h="$H" -v b="$H0" -v n="$N" 'BEGIN {print (h - b) / n}')" \
+      "$(awk -v h="$R" -v b="$R0" -v n="$N" 'BEGIN {print (h - b) / n}')" \
+      "$reply" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" "$st")"
+  LAST_N=$N
+done
+if [ "$LAST_N" -gt 0 ]; then
+  histogram > "$WORK/histo-1.txt"
+  out "where the heap per stream goes at N=$LAST_N (class histogram of live objects, delta from N=0, top 12):"
+  awk -v n="$LAST_N" 'NR == FNR { c0[$1] = $2; b0[$1] = $3; next }
+       { db = $3 - b0[$1]; dc = $2 - c0[$1]; if (db > 0) printf "%d %.2f %.0f %s\n", db, dc / n, db / n, $1 }' \
+       "$WORK/histo-0.txt" "$WORK/histo-1.txt" | sort -rn | head -12 \
+    | awk '{ printf "    %7s B/stream  %6s objects/stream  %s\n", $3, $2, $4 }' | tee -a "$REPORT"
+fi
+holder "close" > /dev/null || true
+out ""
+out "gateway shutdown: the load-test gateway was ${GW_STOP:-?}"
+END=$(date +%s)
+out "measurement time: $((END - START)) s (plus install/build/compile/start-up before it)"
+
+mkdir -p "$BENCH/results"
+cp "$REPORT" "$BENCH/results/latest.txt"
+log "results written to bench/results/latest.txt"
