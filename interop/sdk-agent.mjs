@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // A real @a2a-js/sdk 1.3.0 echo agent serving A2A 1.0 and 0.3 (legacyCompat) over JSON-RPC.
 //
-//   node sdk-agent.mjs [--port 0] [--host 127.0.0.1] [--delay-ms 0]
+//   node sdk-agent.mjs [--port 0] [--host 127.0.0.1] [--delay-ms 0] [--versions 1.0,0.3] [--record]
 //
 // Prints one line {"port":N,"cardUrl":"…","rpcUrl":"…"} on stdout once it listens, then serves until killed.
-// Card: GET /.well-known/agent-card.json (pure 1.0 with `A2A-Version: 1.0`, hybrid 0.3+1.0 without).
+// Card: GET /.well-known/agent-card.json, and the same card at the JSON-RPC URL + /.well-known/agent-card.json
+// (where a caller configured with the endpoint looks for it). With both versions: pure 1.0 with `A2A-Version: 1.0`,
+// hybrid 0.3+1.0 without.
 // JSON-RPC: POST /a2a/jsonrpc (1.0 PascalCase methods and 0.3 `message/send` style methods).
+// --versions 0.3: the card lists only the 0.3 interface and is always the SDK's 0.3 card (whatever A2A-Version asks
+//   for); calls in 1.0 are refused by the SDK (version not supported). --versions 1.0: 1.0 only, no legacyCompat.
+// --record: keeps every request (method, path, headers, JSON body) and every execution (the message and the task and
+//   context the SDK gave it); GET /_received answers {"requests":[…],"executions":[…]}.
 //
 // Behaviour, chosen by the first text part of the user message:
 //   default         Task(submitted, history=[user message]) → status working → artifact "echo" with the
@@ -24,15 +30,24 @@ import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sd
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 function parseArgs(argv) {
-  const out = { port: 0, host: '127.0.0.1', delayMs: 0 };
+  const out = { port: 0, host: '127.0.0.1', delayMs: 0, versions: ['1.0', '0.3'], record: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = argv[i + 1];
     if (a === '--port') { out.port = Number(v); i++; }
     else if (a === '--host') { out.host = v; i++; }
     else if (a === '--delay-ms') { out.delayMs = Number(v); i++; }
+    else if (a === '--versions') {
+      out.versions = String(v).split(',').map((x) => x.trim()).filter((x) => x);
+      if (out.versions.length === 0 || out.versions.some((x) => x !== '1.0' && x !== '0.3')) {
+        process.stderr.write(`--versions: a comma-separated list of 1.0 and 0.3, not ${v}\n`);
+        process.exit(2);
+      }
+      i++;
+    }
+    else if (a === '--record') { out.record = true; }
     else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: node sdk-agent.mjs [--port 0] [--host 127.0.0.1] [--delay-ms 0]\n');
+      process.stderr.write('usage: node sdk-agent.mjs [--port 0] [--host 127.0.0.1] [--delay-ms 0] [--versions 1.0,0.3] [--record]\n');
       process.exit(0);
     } else {
       process.stderr.write(`unknown argument: ${a}\n`);
@@ -44,6 +59,9 @@ function parseArgs(argv) {
 
 const args = parseArgs(process.argv.slice(2));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const legacy = args.versions.includes('0.3');
+/** --record: what was received and what was executed, in arrival order */
+const received = { requests: [], executions: [] };
 
 function textPart(text) {
   return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' };
@@ -80,6 +98,9 @@ class EchoExecutor {
     const msg = ctx.userMessage;
     const taskId = ctx.taskId;
     const contextId = ctx.contextId;
+    if (args.record) {
+      received.executions.push({ messageId: msg.messageId, taskId, contextId, existingTask: Boolean(ctx.task) });
+    }
     const first = msg.parts.find((p) => p.content?.$case === 'text');
     const text = first ? first.content.value : '';
     const pause = () => (this.delayMs > 0 ? sleep(this.delayMs) : Promise.resolve());
@@ -164,11 +185,10 @@ server.listen(args.port, args.host, () => {
   const rpcUrl = `${base}/a2a/jsonrpc`;
   const card = {
     name: 'SDK Echo Agent',
-    description: 'An @a2a-js/sdk 1.3.0 echo agent serving A2A 1.0 and 0.3 (legacyCompat) over JSON-RPC.',
-    supportedInterfaces: [
-      { url: rpcUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-      { url: rpcUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '0.3' },
-    ],
+    description: args.versions.length === 2
+      ? 'An @a2a-js/sdk 1.3.0 echo agent serving A2A 1.0 and 0.3 (legacyCompat) over JSON-RPC.'
+      : `An @a2a-js/sdk 1.3.0 echo agent serving A2A ${args.versions[0]} over JSON-RPC.`,
+    supportedInterfaces: args.versions.map((protocolVersion) => ({ url: rpcUrl, protocolBinding: 'JSONRPC', tenant: '', protocolVersion })),
     provider: { organization: 'Switchboard interop', url: 'https://example.com/switchboard' },
     version: '1.0.0',
     documentationUrl: '',
@@ -190,8 +210,23 @@ server.listen(args.port, args.host, () => {
     signatures: [],
   };
   const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new EchoExecutor(args.delayMs));
-  app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler, legacyCompat: { enabled: true } }));
-  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
+  const cards = agentCardHandler({ agentCardProvider: requestHandler, legacyCompat: { enabled: legacy } });
+  const onlyLegacy = (req, _res, next) => {
+    // a 0.3-only agent has one card, the SDK's 0.3 one, whatever version the caller asks for
+    if (!args.versions.includes('1.0')) delete req.headers['a2a-version'];
+    next();
+  };
+  if (args.record) {
+    app.get('/_received', (_req, res) => res.json(received));
+    const record = (req, _res, next) => {
+      received.requests.push({ httpMethod: req.method, path: req.originalUrl, headers: { ...req.headers }, body: req.body ?? null });
+      next();
+    };
+    app.get([`/${AGENT_CARD_PATH}`, `/a2a/jsonrpc/${AGENT_CARD_PATH}`], record);
+    app.post('/a2a/jsonrpc', express.json({ limit: '10mb' }), record);
+  }
+  app.use([`/${AGENT_CARD_PATH}`, `/a2a/jsonrpc/${AGENT_CARD_PATH}`], onlyLegacy, cards);
+  app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: legacy } }));
   process.stdout.write(JSON.stringify({ port, cardUrl: `${base}/${AGENT_CARD_PATH}`, rpcUrl }) + '\n');
 });
 

@@ -38,6 +38,9 @@ public final class Database implements AutoCloseable {
         config.setMaximumPoolSize(4);
         config.addDataSourceProperty("journal_mode", "WAL");
         config.addDataSourceProperty("busy_timeout", "10000");
+        // transactions take the write lock when they begin: one that reads first (SELECT MAX(seq) before an INSERT)
+        // would otherwise fail with SQLITE_BUSY at once, without the busy timeout, when another writer went first
+        config.addDataSourceProperty("transaction_mode", "IMMEDIATE");
         config.addDataSourceProperty("synchronous", "NORMAL");
         config.addDataSourceProperty("foreign_keys", "true");
         HikariDataSource ds = new HikariDataSource(config);

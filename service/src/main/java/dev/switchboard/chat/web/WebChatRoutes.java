@@ -12,6 +12,7 @@ import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
 import dev.switchboard.config.BindingSpec;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -45,6 +46,9 @@ public final class WebChatRoutes {
     /** channel → binding, for the web platform */
     private final Map<String, BindingSpec> channels = new LinkedHashMap<>();
     private final java.util.function.Function<String, String> descriptions;
+    /** messageId → the thread a new-thread POST is opening for it, while it is being accepted */
+    private final java.util.concurrent.ConcurrentHashMap<String, Future<Opened>> opening =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public WebChatRoutes(Vertx vertx, ChatStore store, ChatEvents events, SessionDriver driver, List<BindingSpec> bindings,
             java.util.function.Function<String, String> descriptions, WebChatSettings settings, Clock clock) {
@@ -118,28 +122,44 @@ public final class WebChatRoutes {
             return;
         }
         Actor user = user(ctx);
-        blocking(ctx, () -> {
-            // a retried POST with the same messageId finds its thread instead of opening another
-            var existing = store.post(m.messageId);
-            if (existing.isPresent()) {
-                return store.thread(existing.get().threadId()).orElseThrow();
-            }
-            var now = clock.instant();
-            ChatThread t = new ChatThread(UUID.randomUUID().toString(), "web", channel, binding.name(), title(m.text),
-                    now, now);
-            store.createThread(t);
-            return t;
-        }, thread -> driver.accept(thread, m.messageId, m.text, user).onComplete(ar -> {
+        // a retried POST with the same messageId finds its thread instead of opening another, also while the
+        // first is still being accepted: concurrent POSTs of one messageId share one opening
+        boolean[] first = {false};
+        Future<Opened> opened = opening.computeIfAbsent(m.messageId, id -> {
+            first[0] = true;
+            return vertx.executeBlocking(() -> {
+                var existing = store.post(id);
+                if (existing.isPresent()) {
+                    return store.thread(existing.get().threadId()).orElseThrow();
+                }
+                var now = clock.instant();
+                ChatThread t = new ChatThread(UUID.randomUUID().toString(), "web", channel, binding.name(), title(m.text),
+                        now, now);
+                store.createThread(t);
+                return t;
+            }).compose(t -> driver.accept(t, id, m.text, user).map(post -> new Opened(t, post)));
+        });
+        if (first[0]) {
+            // from now on the store knows the message (or it was refused): later retries look it up there
+            opened.onComplete(ar -> opening.remove(m.messageId, opened));
+        }
+        opened.onComplete(ar -> {
             if (ar.failed()) {
-                error(ctx.response(), 409, ar.cause().getMessage(), "messageId");
+                if (ar.cause() instanceof IllegalArgumentException) {
+                    error(ctx.response(), 409, ar.cause().getMessage(), "messageId");
+                } else {
+                    error(ctx.response(), 500, "the chat store failed; nothing was changed", null);
+                }
                 return;
             }
             ObjectNode out = JSON.createObjectNode();
-            out.put("threadId", thread.threadId());
-            out.put("messageId", ar.result().id());
+            out.put("threadId", ar.result().thread().threadId());
+            out.put("messageId", ar.result().post().id());
             json(ctx.response(), 201, out);
-        }));
+        });
     }
+
+    private record Opened(ChatThread thread, Post post) {}
 
     private void newMessage(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");

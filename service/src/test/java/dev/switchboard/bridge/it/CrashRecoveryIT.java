@@ -1,0 +1,274 @@
+package dev.switchboard.bridge.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.switchboard.bridge.it.ChatApi.Accepted;
+import dev.switchboard.bridge.it.ChatApi.Post;
+import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testkit.TestAgent;
+import dev.switchboard.testkit.TestAgentOptions;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * B14 and DESIGN "Faults": the service runs as its own process ({@code switchboard-app.jar serve}),
+ * is killed with SIGKILL while turns are in flight, and is started again on the same store. Every
+ * accepted message must end with exactly one outcome, and the agent (a slow A2A 1.0 testkit agent in
+ * this JVM, which keeps working while the service is down) must receive each messageId at most once:
+ * the bridge follows a known task with GetTask and looks an unknown outcome up with ListTasks instead
+ * of sending again.
+ *
+ * <p>Runs in failsafe's integration-test phase, after {@code package} built the jar; it builds nothing.
+ */
+class CrashRecoveryIT {
+
+    private static final String JAR_PROPERTY = "switchboard.jar";
+    private static final Pattern SERVING = Pattern.compile("Switchboard is serving on (http://\\S+)");
+    private static final long SLOW_MS = 2500;
+    private static final Duration SETTLE = Duration.ofSeconds(40);
+
+    @TempDir
+    Path dir;
+
+    Vertx vertx;
+    TestAgent agent;
+    Path config;
+    Process service;
+    int runs;
+
+    @BeforeEach
+    void start() throws Exception {
+        // surefire may pick this class up through a -Dtest pattern, before package has built a fresh jar
+        assumeTrue(System.getProperty(JAR_PROPERTY) != null,
+                "CrashRecoveryIT runs in failsafe's integration-test phase, which names the packaged jar");
+        vertx = Vertx.vertx();
+        agent = TestAgent.start(vertx, TestAgentOptions.echo("slow").withVersions(ProtocolVersion.V1_0)
+                .withDefaultBehavior("/slow " + SLOW_MS), 0).await();
+        config = dir.resolve("switchboard.yaml");
+        Files.writeString(config, BridgeConfig.server(dir.resolve("crash.db"), false, """
+                        giveUpAfter: 2m
+                        """)
+                .webAgent("slow", agent.url(), false)
+                .yaml());
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (service != null && service.isAlive()) {
+            service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        if (agent != null) {
+            agent.close().await();
+        }
+        if (vertx != null) {
+            vertx.close().await();
+        }
+    }
+
+    @Test
+    void turnsInFlightAndQueuedSurviveAKillAndRunOnce() throws Exception {
+        ChatApi chat = startService();
+        Map<String, List<String>> accepted = new LinkedHashMap<>(); // threadId → messageIds answered 201
+
+        // round 1: five threads, each with a running first turn and a reply queued behind it
+        List<Accepted> firsts = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            Accepted a = chat.newThread("slow", "thread " + i + ", first");
+            firsts.add(a);
+            accepted.computeIfAbsent(a.threadId(), k -> new ArrayList<>()).add(a.messageId());
+        }
+        for (int i = 0; i < firsts.size(); i++) {
+            Accepted a = chat.send(firsts.get(i).threadId(), "thread " + (i + 1) + ", second");
+            accepted.get(a.threadId()).add(a.messageId());
+        }
+        // every first turn has its task (the step that saw it is committed): the kill lands mid-task
+        for (Accepted a : firsts) {
+            chat.awaitState(a.threadId(), a.messageId(), "running");
+        }
+        kill();
+
+        chat = startService();
+        assertThat(resumedSessions()).as("sessions resumed at the restart").isEqualTo(5);
+        awaitAllSettled(chat, accepted);
+        assertOnceEach(accepted);
+        assertThat(agent.recorder().rpcMethods()).as("restarted turns with a task are read, not resent")
+                .contains("GetTask");
+        report("round 1");
+
+        // round 2: in threads that have a context, a third turn runs with two replies queued behind it; the kill
+        // comes as the first queued reply becomes the running turn (it may be mid-send, where only ListTasks can
+        // tell whether the agent has it), while more messages are arriving in a new thread
+        List<String> threads = new ArrayList<>(accepted.keySet());
+        for (String t : threads) {
+            accepted.get(t).add(chat.send(t, "third in " + t.substring(0, 8)).messageId());
+        }
+        for (String t : threads) {
+            accepted.get(t).add(chat.send(t, "fourth in " + t.substring(0, 8)).messageId());
+            accepted.get(t).add(chat.send(t, "fifth in " + t.substring(0, 8)).messageId());
+        }
+        List<String> fourths = threads.stream().map(t -> accepted.get(t).get(3)).toList();
+        Accepted opened = chat.newThread("slow", "a thread opened just before the crash");
+        String arriving = opened.threadId();
+        accepted.put(arriving, new ArrayList<>(List.of(opened.messageId())));
+        String base = chat.base();
+        Awaitility.await("a queued fourth turn to start").atMost(SETTLE).pollInterval(Duration.ofMillis(20))
+                .until(() -> fourths.stream().anyMatch(id -> !"queued".equals(stateIn(base, id, threads))));
+        // messages still arriving as the service dies: some answered, some cut off
+        List<String> unanswered = Collections.synchronizedList(new ArrayList<>());
+        List<String> answered = Collections.synchronizedList(new ArrayList<>());
+        Thread poster = new Thread(() -> {
+            ChatApi c = new ChatApi(base);
+            for (int n = 1; n <= 3; n++) {
+                String id = "arriving-" + n;
+                try {
+                    HttpResponse<String> r = c.trySend("/api/chat/threads/" + arriving + "/messages", "arriving " + n, id);
+                    (r.statusCode() == 201 ? answered : unanswered).add(id);
+                } catch (IOException e) {
+                    unanswered.add(id); // the service died under it: it may or may not have been accepted
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "arriving-messages");
+        poster.start();
+        Awaitility.await("one arriving message accepted").atMost(Duration.ofSeconds(10)).until(() -> !answered.isEmpty());
+        kill();
+        poster.join(20_000);
+        accepted.get(arriving).addAll(answered);
+
+        chat = startService();
+        // messages whose POST died with the service count when the store has them
+        for (String id : unanswered) {
+            if (chat.posts(arriving).stream().anyMatch(p -> p.id().equals(id))) {
+                accepted.get(arriving).add(id);
+            }
+        }
+        assertThat(resumedSessions()).as("sessions resumed at the second restart").isEqualTo(6);
+        awaitAllSettled(chat, accepted);
+        assertOnceEach(accepted);
+        assertThat(accepted.values().stream().mapToInt(List::size).sum()).isGreaterThanOrEqualTo(27);
+        report("round 2");
+    }
+
+    // ================= the service process =================
+
+    private ChatApi startService() throws Exception {
+        Path jar = Path.of(System.getProperty(JAR_PROPERTY)).toAbsolutePath();
+        if (!Files.isRegularFile(jar)) {
+            fail("The crash test runs the packaged service and " + jar + " is missing: run it in the integration-test "
+                    + "phase (./mvnw -pl service verify), after package has built the jar");
+        }
+        runs++;
+        // kept under target/ so a failure can be read after the run
+        Path logs = Files.createDirectories(Path.of("target", "crash-recovery"));
+        Path out = logs.resolve("service-" + runs + ".out");
+        Path err = logs.resolve("service-" + runs + ".err");
+        service = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", jar.toString(), "serve", "--config", config.toString())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        String base = Awaitility.await("the service to listen (run " + runs + ")").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    if (!service.isAlive()) {
+                        fail("the service exited with " + service.exitValue() + ":\n" + Files.readString(err));
+                    }
+                    Matcher m = SERVING.matcher(Files.readString(out));
+                    return m.find() ? m.group(1) : null;
+                }, b -> b != null);
+        return new ChatApi(base);
+    }
+
+    /** SIGKILL: no shutdown hook, no flush, no goodbye to the agent. */
+    private void kill() throws InterruptedException {
+        service.destroyForcibly();
+        assertThat(service.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(service.exitValue()).as("killed by SIGKILL").isEqualTo(137);
+    }
+
+    /** What the last start logged about recovery (B14): "resumed N chat session(s) with unfinished turns". */
+    private int resumedSessions() throws IOException {
+        Matcher m = Pattern.compile("resumed (\\d+) chat session").matcher(
+                Files.readString(Path.of("target", "crash-recovery", "service-" + runs + ".err")));
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    private void report(String round) {
+        Map<String, Long> methods = agent.recorder().rpcMethods().stream()
+                .collect(Collectors.groupingBy(Function.identity(), LinkedHashMap::new, Collectors.counting()));
+        System.out.println(round + ": the agent received " + methods);
+    }
+
+    // ================= what must hold =================
+
+    /** Every accepted message ends completed, with exactly one answer echoing it and no notice. */
+    private void awaitAllSettled(ChatApi chat, Map<String, List<String>> accepted) {
+        for (var e : accepted.entrySet()) {
+            String threadId = e.getKey();
+            List<String> ids = e.getValue();
+            List<Post> posts = chat.awaitPosts(threadId, "every accepted message of " + threadId + " completed", SETTLE,
+                    p -> ids.stream().allMatch(id -> p.stream().anyMatch(
+                            x -> x.isUser() && x.id().equals(id) && isFinal(x.state()))));
+            assertThat(posts).filteredOn(Post::isUser).extracting(Post::id).containsAll(ids);
+            for (Post user : posts.stream().filter(Post::isUser).toList()) {
+                assertThat(user.state()).as("the outcome of %s", user.id()).isEqualTo("completed");
+                List<Post> answers = posts.stream()
+                        .filter(p -> "agent".equals(p.kind()) && user.id().equals(p.turnMessageId())).toList();
+                assertThat(answers).as("answers to %s", user.id()).hasSize(1);
+                assertThat(answers.get(0).text()).as("the answer to %s", user.id()).endsWith(user.text());
+            }
+            assertThat(posts).as("notices in %s", threadId).filteredOn(p -> !p.isUser() && !"agent".equals(p.kind()))
+                    .isEmpty();
+        }
+    }
+
+    /** The agent received each accepted messageId exactly once: nothing lost, nothing run twice. */
+    private void assertOnceEach(Map<String, List<String>> accepted) {
+        Map<String, Long> counts = agent.recorder().messageIds().stream()
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        Set<String> all = accepted.values().stream().flatMap(List::stream).collect(Collectors.toCollection(LinkedHashSet::new));
+        assertThat(all).allSatisfy(id -> assertThat(counts.get(id)).as("sends of %s", id).isEqualTo(1L));
+        assertThat(counts.keySet()).as("the agent got nothing that was not accepted").isSubsetOf(all);
+    }
+
+    private static boolean isFinal(String state) {
+        return Set.of("completed", "failed", "rejected", "canceled", "not_delivered").contains(state);
+    }
+
+    private static String stateIn(String base, String messageId, List<String> threads) {
+        ChatApi c = new ChatApi(base);
+        for (String t : threads) {
+            for (Post p : c.posts(t)) {
+                if (p.id().equals(messageId)) {
+                    return p.state();
+                }
+            }
+        }
+        return null;
+    }
+
+}
