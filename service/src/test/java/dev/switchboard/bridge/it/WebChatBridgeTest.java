@@ -265,6 +265,68 @@ class WebChatBridgeTest {
         assertThat(posts.get(1).turnMessageId()).isEqualTo(first.messageId());
     }
 
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void taskStatesEndTheTurnWithTheirNotices(ProtocolVersion v) {
+        // per-message directives: the testkit reads one on the line below the bridge's prefix
+        String name = channel("echo", v);
+        Accepted failed = chat.newThread(name, "/fail 429 Too many requests, slow down");
+        List<Post> posts = chat.awaitState(failed.threadId(), failed.messageId(), "failed");
+        assertThat(posts).filteredOn(p -> "notice".equals(p.kind())).extracting(Post::text)
+                .containsExactly("The agent's task failed. Reason: rate limit.");
+        assertThat(posts).filteredOn(p -> !p.isUser()).extracting(Post::text).as("the agent's error text is never shown")
+                .noneMatch(t -> t.contains("slow down"));
+
+        Accepted rejected = chat.send(failed.threadId(), "/reject");
+        posts = chat.awaitState(failed.threadId(), rejected.messageId(), "rejected");
+        assertThat(posts).filteredOn(p -> "notice".equals(p.kind()) && rejected.messageId().equals(p.turnMessageId()))
+                .extracting(Post::text).containsExactly("The agent rejected the task.");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void aNewContextFromTheAgentIsToldAndKept(ProtocolVersion v) {
+        String name = channel("echo", v);
+        Accepted first = chat.newThread(name, "remember me");
+        chat.awaitState(first.threadId(), first.messageId(), "completed");
+        Accepted forgot = chat.send(first.threadId(), "/newcontext\nwho are you again?");
+        List<Post> posts = chat.awaitState(first.threadId(), forgot.messageId(), "completed");
+        assertThat(posts).filteredOn(p -> "notice".equals(p.kind())).extracting(Post::text, Post::turnMessageId)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("The agent no longer has this conversation",
+                        forgot.messageId()));
+        Accepted after = chat.send(first.threadId(), "and now?");
+        chat.awaitState(first.threadId(), after.messageId(), "completed");
+
+        AgentTap tap = taps.get(name);
+        String oldContext = tap.sendsOf(first.messageId()).get(0).first("contextId").orElseThrow();
+        String newContext = tap.sendsOf(forgot.messageId()).get(0).first("contextId").orElseThrow();
+        assertThat(newContext).isNotEqualTo(oldContext);
+        assertThat(single(tap.sendsOf(forgot.messageId())).request().path("params").path("message").path("contextId")
+                .asText()).isEqualTo(oldContext);
+        assertThat(single(tap.sendsOf(after.messageId())).request().path("params").path("message").path("contextId")
+                .asText()).as("the new context is kept").isEqualTo(newContext);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSendDroppedBeforeAnyEventIsLookedUpWithListTasksNotSentAgain() {
+        // A2A 1.0, a thread with a context: the outcome is unknown, so ListTasks finds the task (B5, B11)
+        String name = channel("echo", ProtocolVersion.V1_0);
+        Accepted first = chat.newThread(name, "a context first");
+        chat.awaitState(first.threadId(), first.messageId(), "completed");
+        Accepted dropped = chat.send(first.threadId(), "/drop 0 /slow 400\nfind me");
+        List<Post> posts = chat.awaitState(first.threadId(), dropped.messageId(), "completed");
+        assertEcho(answerTo(posts, dropped.messageId()), "find me");
+
+        List<RecordedRequest> rpc = agents.get(name).recorder().rpcRequests();
+        assertThat(rpc.stream().filter(r -> dropped.messageId().equals(r.messageId())).count())
+                .as("sends of the dropped message").isEqualTo(1);
+        RecordedRequest list = rpc.stream().filter(r -> "ListTasks".equals(r.rpcMethod())).reduce((a, b) -> b).orElseThrow();
+        JsonNode params = ChatApi.read(list.body()).path("params");
+        String context = taps.get(name).sendsOf(first.messageId()).get(0).first("contextId").orElseThrow();
+        assertThat(params.path("contextId").asText()).isEqualTo(context);
+        assertThat(params.has("historyLength")).as("ListTasks asks for history, where the messageId is found").isTrue();
+    }
+
     // ================= sessions =================
 
     @ParameterizedTest
