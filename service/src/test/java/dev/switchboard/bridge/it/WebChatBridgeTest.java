@@ -210,6 +210,30 @@ class WebChatBridgeTest {
                 .isEqualTo("grace");
     }
 
+    @org.junit.jupiter.api.Test
+    void forwardedUserHeadersAreIgnoredUnlessTrusted() {
+        String name = channel("echo", ProtocolVersion.V1_0);
+        Accepted spoofed = chat.newThread(name, "who am I?", null,
+                Map.of("X-Forwarded-User", "mallory", "X-Forwarded-Email", "mallory@example.com"));
+        chat.awaitState(spoofed.threadId(), spoofed.messageId(), "completed");
+        RecordedRequest send = agents.get(name).recorder().rpcRequests().stream()
+                .filter(r -> spoofed.messageId().equals(r.messageId())).findFirst().orElseThrow();
+        assertThat(send.metadata().path("agentkourier.dev/actor").path("id").asText()).isEqualTo("ada");
+        assertThat(send.text()).isEqualTo(ADA_PREFIX + "who am I?");
+        assertThat(chat.get("/api/chat/me").path("id").asText()).isEqualTo("ada");
+    }
+
+    @org.junit.jupiter.api.Test
+    void channelsAreTheWebBindingsChannels() {
+        JsonNode channels = chat.channels().path("channels");
+        List<String> names = new ArrayList<>();
+        channels.forEach(c -> {
+            names.add(c.path("name").asText());
+            assertThat(c.path("agent").asText()).as("the backend of %s", c).isEqualTo(c.path("name").asText());
+        });
+        assertThat(names).containsExactlyInAnyOrderElementsOf(taps.keySet());
+    }
+
     // ================= replies =================
 
     @ParameterizedTest
