@@ -65,13 +65,17 @@ final class AgentTask {
 
     /** Moves to {@code state} and tells the listeners; a terminal task never changes again. */
     synchronized void setStatus(TaskState state, String text, ObjectNode metadata) {
+        setStatus(state, text == null ? null : List.of(Part.text(text)), metadata);
+    }
+
+    /** Moves to {@code state}; {@code parts} (null for none) become the agent's status message. */
+    synchronized void setStatus(TaskState state, List<Part> parts, ObjectNode metadata) {
         if (status.state().isTerminal()) {
             return;
         }
         Message message = null;
-        if (text != null) {
-            message = new Message("status-" + UUID.randomUUID(), Role.AGENT, List.of(Part.text(text)), contextId, id,
-                    metadata, null, null);
+        if (parts != null) {
+            message = new Message("status-" + UUID.randomUUID(), Role.AGENT, parts, contextId, id, metadata, null, null);
             history.add(message);
         }
         status = new TaskStatus(state, message, now());
@@ -79,12 +83,17 @@ final class AgentTask {
         publish(new TaskStatusUpdateEvent(id, contextId, status, closing, null));
     }
 
+    /** True when a user message of the task's history has this messageId. */
+    synchronized boolean holds(String messageId) {
+        return history.stream().anyMatch(m -> m.role() == Role.USER && messageId.equals(m.messageId()));
+    }
+
     /** Cancels an active task; false when it had already ended. */
     synchronized boolean cancel() {
         if (status.state().isTerminal()) {
             return false;
         }
-        setStatus(TaskState.CANCELED, null, null);
+        setStatus(TaskState.CANCELED, (String) null, null);
         return true;
     }
 

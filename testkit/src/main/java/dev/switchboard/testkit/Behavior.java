@@ -211,6 +211,209 @@ public sealed interface Behavior {
         }
     }
 
+    /**
+     * Goes to auth-required (a status message saying so) and stays paused; after {@code resumeAfterMs}
+     * (when positive) the agent moves on as if the user had signed in elsewhere: working, the text as the
+     * artifact, completed. No message to the task resumes it.
+     */
+    record AuthRequired(long resumeAfterMs) implements TaskBehavior {
+        public AuthRequired {
+            require(resumeAfterMs >= 0, "/auth delay must not be negative, got " + resumeAfterMs);
+        }
+
+        @Override
+        public Script script(String text) {
+            return Script.authRequired(text, resumeAfterMs);
+        }
+
+        @Override
+        public String directive() {
+            return resumeAfterMs > 0 ? "/auth " + resumeAfterMs : "/auth";
+        }
+    }
+
+    /** Pauses in input-required with a status message made of a data part only: a question a2a cannot show. */
+    record AskData() implements TaskBehavior {
+        @Override
+        public Script script(String text) {
+            return Script.askData();
+        }
+
+        @Override
+        public String directive() {
+            return "/askdata";
+        }
+    }
+
+    /**
+     * The first {@code times} sends of a messageId are answered -32004 (busy) and run nothing; later
+     * sends of it behave as {@code then}. The agent counts sends per messageId.
+     */
+    record Busy(int times, Behavior then) implements Behavior {
+        public Busy {
+            require(times >= 0, "/busy needs a number of refusals >= 0, got " + times);
+            require(then != null, "/busy needs a behaviour to go on with");
+        }
+
+        @Override
+        public String directive() {
+            return "/busy " + times + " " + then.directive();
+        }
+    }
+
+    /**
+     * The first {@code times} sends of a messageId behave as {@code fault}; later sends of it echo. For
+     * faults a client must survive by sending again: {@code /first 1 /http 503}, {@code /first 2 /hold 40000}.
+     */
+    record First(int times, Behavior fault) implements Behavior {
+        public First {
+            require(times >= 0, "/first needs a number of sends >= 0, got " + times);
+            require(fault != null, "/first needs a behaviour for the first sends");
+        }
+
+        @Override
+        public String directive() {
+            return "/first " + times + " " + fault.directive();
+        }
+    }
+
+    /**
+     * Takes the message and runs its task per {@code then} (so GetTask and ListTasks see it), but answers
+     * the call with HTTP {@code status} and no event: the caller cannot know the task exists.
+     */
+    record Orphan(int status, TaskBehavior then) implements Behavior {
+        public Orphan {
+            require(status >= 200 && status <= 599, "/orphan needs a status 200..599, got " + status);
+            require(then != null, "/orphan needs a task behaviour to run");
+        }
+
+        @Override
+        public String directive() {
+            return "/orphan " + status + " " + then.directive();
+        }
+    }
+
+    /** Answers with a redirect ({@code status}, 3xx) to {@code location}, and runs nothing. */
+    record Redirect(int status, String location) implements Behavior {
+        public Redirect {
+            require(status >= 300 && status <= 399, "/redirect needs a status 300..399, got " + status);
+            require(location != null && !location.isBlank(), "/redirect needs a location");
+        }
+
+        @Override
+        public String directive() {
+            return "/redirect " + status + " " + location;
+        }
+    }
+
+    /** Runs {@code then}, but its stream events name neither the task nor its context (no taskId, id or contextId). */
+    record NoIds(TaskBehavior then) implements Behavior {
+        public NoIds {
+            require(then != null, "/noids needs a task behaviour to run");
+        }
+
+        @Override
+        public String directive() {
+            return "/noids " + then.directive();
+        }
+    }
+
+    /** Runs {@code then}, but its stream events name the task without its contextId. */
+    record NoContext(TaskBehavior then) implements Behavior {
+        public NoContext {
+            require(then != null, "/nocontext needs a task behaviour to run");
+        }
+
+        @Override
+        public String directive() {
+            return "/nocontext " + then.directive();
+        }
+    }
+
+    /**
+     * Ends the stream properly (a clean end of the response, no reset) after {@code afterEvents} events,
+     * whatever state the task is in; the task goes on with {@code then}. {@code /end 1} ends after the
+     * first Task, still submitted.
+     */
+    record EndEarly(int afterEvents, TaskBehavior then) implements Behavior {
+        public EndEarly {
+            require(afterEvents >= 1, "/end needs a number of events >= 1, got " + afterEvents);
+            require(then != null, "/end needs a task behaviour to go on with");
+        }
+
+        @Override
+        public String directive() {
+            return "/end " + afterEvents + " " + then.directive();
+        }
+    }
+
+    /**
+     * Streams {@code afterEvents} events, then sends nothing more while the connection stays open; the
+     * task goes on with {@code then} (GetTask sees it finish). A stream that falls silent.
+     */
+    record Mute(int afterEvents, TaskBehavior then) implements Behavior {
+        public Mute {
+            require(afterEvents >= 1, "/mute needs a number of events >= 1, got " + afterEvents);
+            require(then != null, "/mute needs a task behaviour to go on with");
+        }
+
+        @Override
+        public String directive() {
+            return "/mute " + afterEvents + " " + then.directive();
+        }
+    }
+
+    /**
+     * Runs {@code then} and ends its stream with the full Task in its settled state (terminal,
+     * input-required or auth-required), as the agent contract asks; by default a stream ends on the
+     * status update, as a2a-js servers do.
+     */
+    record FullTask(TaskBehavior then) implements Behavior {
+        public FullTask {
+            require(then != null, "/fulltask needs a task behaviour to run");
+        }
+
+        @Override
+        public String directive() {
+            return "/fulltask " + then.directive();
+        }
+    }
+
+    /**
+     * Streams {@code afterEvents} events, then cuts the connection and forgets the task, as an agent
+     * that restarted: GetTask, SubscribeToTask and CancelTask of it get -32001 (task not found).
+     */
+    record Vanish(int afterEvents) implements Behavior {
+        public Vanish {
+            require(afterEvents >= 1, "/vanish needs a number of events >= 1, got " + afterEvents);
+        }
+
+        @Override
+        public String directive() {
+            return "/vanish " + afterEvents;
+        }
+    }
+
+    /**
+     * Each send draws a fault: with {@code dropPercent} the stream is cut after 0 to 2 events (the task
+     * goes on); with {@code unavailablePercent} the call gets HTTP 503 before any event (on every other
+     * such draw the task runs anyway); with {@code busyPercent} -32004; otherwise {@code then}. For
+     * soaks: combine with {@link TestAgentOptions#withDedupe(boolean)} so a resent messageId is not run again.
+     */
+    record Chaos(int dropPercent, int unavailablePercent, int busyPercent, TaskBehavior then) implements Behavior {
+        public Chaos {
+            require(dropPercent >= 0 && unavailablePercent >= 0 && busyPercent >= 0
+                    && dropPercent + unavailablePercent + busyPercent <= 100,
+                    "/chaos needs three percentages >= 0 adding up to at most 100");
+            require(then != null, "/chaos needs a task behaviour to run");
+        }
+
+        @Override
+        public String directive() {
+            return "/chaos " + dropPercent + " " + unavailablePercent + " " + busyPercent + " " + then.directive();
+        }
+    }
+
     static Behavior echo() {
         return new Echo();
     }
@@ -265,8 +468,52 @@ public sealed interface Behavior {
                 String[] args = rest.split("\\s+", 2);
                 yield new Hold(number(args[0], name), args.length > 1 ? parse(args[1]) : new Echo());
             }
+            case "/auth" -> new AuthRequired(rest.isEmpty() ? 0 : number(words(rest, 1, 1, name)[0], name));
+            case "/askdata" -> noArgs(new AskData(), rest);
+            case "/busy" -> {
+                String[] args = rest.split("\\s+", 2);
+                yield new Busy(integer(args[0], name), args.length > 1 ? parse(args[1]) : new Echo());
+            }
+            case "/first" -> {
+                String[] args = rest.split("\\s+", 2);
+                require(args.length > 1, "/first needs a number and a directive, got '" + rest + "'");
+                yield new First(integer(args[0], name), parse(args[1]));
+            }
+            case "/orphan" -> {
+                String[] args = rest.split("\\s+", 2);
+                yield new Orphan(integer(args[0], name), task(args.length > 1 ? parse(args[1]) : new Echo(), name));
+            }
+            case "/redirect" -> {
+                String[] args = words(rest, 2, 2, name);
+                yield new Redirect(integer(args[0], name), args[1]);
+            }
+            case "/noids" -> new NoIds(task(rest.isEmpty() ? new Echo() : parse(rest), name));
+            case "/nocontext" -> new NoContext(task(rest.isEmpty() ? new Echo() : parse(rest), name));
+            case "/end" -> {
+                String[] args = rest.split("\\s+", 2);
+                yield new EndEarly(integer(args[0], name), task(args.length > 1 ? parse(args[1]) : new Echo(), name));
+            }
+            case "/mute" -> {
+                String[] args = rest.split("\\s+", 2);
+                yield new Mute(integer(args[0], name), task(args.length > 1 ? parse(args[1]) : new Echo(), name));
+            }
+            case "/fulltask" -> new FullTask(task(rest.isEmpty() ? new Echo() : parse(rest), name));
+            case "/vanish" -> new Vanish(integer(words(rest, 1, 1, name)[0], name));
+            case "/chaos" -> {
+                String[] args = rest.split("\\s+", 4);
+                require(args.length >= 3, "/chaos takes three percentages and a directive, got '" + rest + "'");
+                yield new Chaos(integer(args[0], name), integer(args[1], name), integer(args[2], name),
+                        task(args.length > 3 ? parse(args[3]) : new Echo(), name));
+            }
             default -> throw new IllegalArgumentException("unknown testkit directive " + head[0]);
         };
+    }
+
+    private static TaskBehavior task(Behavior then, String name) {
+        if (!(then instanceof TaskBehavior task)) {
+            throw new IllegalArgumentException(name + " must be followed by a task behaviour, not " + then.directive());
+        }
+        return task;
     }
 
     private static Behavior noArgs(Behavior behavior, String rest) {

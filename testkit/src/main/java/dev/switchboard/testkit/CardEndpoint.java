@@ -34,11 +34,11 @@ final class CardEndpoint implements Handler<RoutingContext> {
         List<AgentInterface> interfaces = new ArrayList<>();
         for (ProtocolVersion version : List.of(ProtocolVersion.V1_0, ProtocolVersion.V0_3)) {
             if (options.serves(version)) {
-                interfaces.add(new AgentInterface(endpointUrl, AgentInterface.JSONRPC, version.label(), null));
+                interfaces.add(new AgentInterface(endpointUrl, options.interfaceBinding(), version.label(), null));
             }
         }
         return new AgentCard(options.name(), options.description(), "1.0.0", interfaces,
-                new AgentCapabilities(options.streaming(), false, false, false, List.of()),
+                new AgentCapabilities(options.streaming(), false, false, false, options.extensions()),
                 List.of("text/plain"), List.of("text/plain"), options.skills(), null, null, null);
     }
 

@@ -17,6 +17,7 @@ import java.util.Objects;
 public final class Recorder {
 
     private final List<RecordedRequest> requests = new ArrayList<>();
+    private final List<String> executions = new ArrayList<>();
 
     /** A copy of everything recorded so far. */
     public synchronized List<RecordedRequest> requests() {
@@ -31,6 +32,19 @@ public final class Recorder {
     /** The messageIds of every send, in arrival order, repeats included. */
     public synchronized List<String> messageIds() {
         return requests.stream().map(RecordedRequest::messageId).filter(Objects::nonNull).toList();
+    }
+
+    /**
+     * The messageIds of the sends the agent acted on — started a task with, or answered a paused task
+     * with — in order, repeats included. A send refused (an error, {@code /busy}) or deduplicated
+     * ({@link TestAgentOptions#dedupe()}) is not one; a send received twice and run twice is here twice.
+     */
+    public synchronized List<String> executedMessageIds() {
+        return List.copyOf(executions);
+    }
+
+    synchronized void recordExecution(String messageId) {
+        executions.add(messageId);
     }
 
     /** The JSON-RPC methods of every call, in arrival order. */
@@ -52,6 +66,7 @@ public final class Recorder {
 
     public synchronized void clear() {
         requests.clear();
+        executions.clear();
     }
 
     synchronized void record(RecordedRequest request) {

@@ -35,7 +35,7 @@ final class RpcCall {
     /** A bare HTTP status with no JSON-RPC body; redirects point back at the endpoint. */
     void httpStatus(int status, String endpointUrl) {
         var response = ctx.response().setStatusCode(status).putHeader("Content-Type", "text/plain");
-        if (status >= 300 && status < 400) {
+        if (status >= 300 && status < 400 && endpointUrl != null) {
             response.putHeader("Location", endpointUrl);
         } else if (status == 401) {
             response.putHeader("WWW-Authenticate", "Bearer");
@@ -43,14 +43,25 @@ final class RpcCall {
         response.end("testkit: HTTP " + status);
     }
 
-    /** The stream answering a send; {@code dropAfter} cuts it after that many events, negative for never. */
-    EventStream sendStream(int dropAfter) {
-        return new EventStream(ctx.request(), codec, id, dropAfter, false);
+    /** A redirect to {@code location}, no body. */
+    void redirect(int status, String location) {
+        ctx.response().setStatusCode(status).putHeader("Location", location).putHeader("Content-Type", "text/plain")
+                .end("testkit: HTTP " + status);
     }
 
-    /** The stream answering SubscribeToTask. */
+    /** The stream answering a send, misbehaving as {@code shape} says. */
+    EventStream sendStream(EventStream.Shape shape) {
+        return stream(shape, false);
+    }
+
+    /** A stream; {@code endOnPausedTask} when it starts from a task that may be paused already. */
+    EventStream stream(EventStream.Shape shape, boolean endOnPausedTask) {
+        return new EventStream(ctx.request(), codec, id, shape, endOnPausedTask);
+    }
+
+    /** The stream answering SubscribeToTask (or a repeated send, which follows the task it already started). */
     EventStream subscription() {
-        return new EventStream(ctx.request(), codec, id, -1, true);
+        return new EventStream(ctx.request(), codec, id, EventStream.Shape.NORMAL, true);
     }
 
     /** Drops the connection without any answer. */

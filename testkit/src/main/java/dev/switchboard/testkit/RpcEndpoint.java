@@ -21,8 +21,12 @@ import dev.switchboard.testkit.Behavior.TaskBehavior;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -37,6 +41,8 @@ final class RpcEndpoint implements Handler<RoutingContext> {
     private final Recorder recorder;
     private final TaskStore store = new TaskStore();
     private final ScriptPlayer player;
+    /** How many sends of each messageId arrived, for {@code /busy} and {@code /first}. */
+    private final Map<String, AtomicInteger> sends = new ConcurrentHashMap<>();
 
     RpcEndpoint(TestAgentOptions options, String endpointUrl, Recorder recorder, ScriptPlayer player) {
         this.options = options;
@@ -126,61 +132,177 @@ final class RpcEndpoint implements Handler<RoutingContext> {
         if (message.parts().isEmpty()) {
             throw new IllegalArgumentException("params.message.parts must hold at least one part");
         }
+        int sendNumber = sends.computeIfAbsent(message.messageId(), k -> new AtomicInteger()).incrementAndGet();
         // An answer to a question is echoed unless it names a behaviour itself: the agent's default
         // (which may be /ask) would otherwise never let the task finish.
         Behavior fallback = blank(message.taskId()) ? options.defaultBehavior() : Behavior.echo();
         Directive directive = Directive.of(message, fallback);
-        perform(call, send, directive.behavior(), directive.text(), streaming);
+        perform(call, send, directive.behavior(), directive.text(), streaming, sendNumber);
     }
 
-    private void perform(RpcCall call, SendMessageParams send, Behavior behavior, String text, boolean streaming) {
+    /**
+     * Does what {@code behavior} says with one send.
+     *
+     * @param sendNumber how many sends of this messageId the agent has received, this one included
+     */
+    private void perform(RpcCall call, SendMessageParams send, Behavior behavior, String text, boolean streaming,
+            int sendNumber) {
         if (behavior instanceof Behavior.Hold hold) {
-            player.schedule(hold.delayMs(), () -> attempt(call, () -> perform(call, send, hold.then(), text, streaming)));
+            player.schedule(hold.delayMs(),
+                    () -> attempt(call, () -> perform(call, send, hold.then(), text, streaming, sendNumber)));
         } else if (behavior instanceof Behavior.RpcError error) {
             call.error(error.code(), error.message());
         } else if (behavior instanceof Behavior.HttpStatus status) {
             call.httpStatus(status.status(), endpointUrl);
+        } else if (behavior instanceof Behavior.Redirect redirect) {
+            call.redirect(redirect.status(), redirect.location());
         } else if (behavior instanceof Behavior.BareMessage) {
             bareMessage(call, send.message(), text, streaming);
+        } else if (behavior instanceof Behavior.Busy busy) {
+            if (sendNumber <= busy.times()) {
+                call.error(JsonRpcError.UNSUPPORTED_OPERATION, "agent busy, try again later");
+            } else {
+                perform(call, send, busy.then(), text, streaming, sendNumber);
+            }
+        } else if (behavior instanceof Behavior.First first) {
+            perform(call, send, sendNumber <= first.times() ? first.fault() : Behavior.echo(), text, streaming, sendNumber);
+        } else if (behavior instanceof Behavior.Chaos chaos) {
+            perform(call, send, draw(chaos), text, streaming, sendNumber);
         } else if (behavior instanceof Behavior.Drop drop) {
-            runTask(call, send, drop.then(), text, streaming, drop.afterEvents());
+            runTask(call, send, drop.then(), text, streaming, Run.shaped(EventStream.Shape.dropAfter(drop.afterEvents())));
+        } else if (behavior instanceof Behavior.Orphan orphan) {
+            runTask(call, send, orphan.then(), text, streaming, new Run(EventStream.Shape.NORMAL, orphan.status(), false));
+        } else if (behavior instanceof Behavior.NoIds noIds) {
+            runTask(call, send, noIds.then(), text, streaming, Run.shaped(new EventStream.Shape(-1, -1, -1, true, true, false)));
+        } else if (behavior instanceof Behavior.NoContext noContext) {
+            runTask(call, send, noContext.then(), text, streaming,
+                    Run.shaped(new EventStream.Shape(-1, -1, -1, false, true, false)));
+        } else if (behavior instanceof Behavior.EndEarly end) {
+            runTask(call, send, end.then(), text, streaming,
+                    Run.shaped(new EventStream.Shape(-1, end.afterEvents(), -1, false, false, false)));
+        } else if (behavior instanceof Behavior.Mute mute) {
+            runTask(call, send, mute.then(), text, streaming,
+                    Run.shaped(new EventStream.Shape(-1, -1, mute.afterEvents(), false, false, false)));
+        } else if (behavior instanceof Behavior.FullTask full) {
+            runTask(call, send, full.then(), text, streaming, Run.shaped(new EventStream.Shape(-1, -1, -1, false, false, true)));
+        } else if (behavior instanceof Behavior.Vanish vanish) {
+            runTask(call, send, new Behavior.Echo(), text, streaming,
+                    new Run(EventStream.Shape.dropAfter(vanish.afterEvents()), 0, true));
         } else if (behavior instanceof TaskBehavior task) {
-            runTask(call, send, task, text, streaming, -1);
+            runTask(call, send, task, text, streaming, Run.shaped(EventStream.Shape.NORMAL));
         } else if (behavior instanceof Behavior.Silence) {
             return; // no answer at all: the connection stays open until the caller gives up or the agent closes
         }
+    }
+
+    /** One draw of {@code /chaos}. */
+    private static Behavior draw(Behavior.Chaos chaos) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        int roll = random.nextInt(100);
+        if (roll < chaos.dropPercent()) {
+            return new Behavior.Drop(random.nextInt(3), chaos.then());
+        }
+        roll -= chaos.dropPercent();
+        if (roll < chaos.unavailablePercent()) {
+            return random.nextBoolean() ? new Behavior.HttpStatus(503) : new Behavior.Orphan(503, chaos.then());
+        }
+        roll -= chaos.unavailablePercent();
+        if (roll < chaos.busyPercent()) {
+            return new Behavior.RpcError(JsonRpcError.UNSUPPORTED_OPERATION, "agent busy, try again later");
+        }
+        return chaos.then();
     }
 
     private static void bareMessage(RpcCall call, Message received, String text, boolean streaming) {
         String contextId = blank(received.contextId()) ? newContextId() : received.contextId();
         Message reply = Message.agentText("msg-" + UUID.randomUUID(), text).withIds(contextId, null);
         if (streaming) {
-            call.sendStream(-1).send(reply);
+            call.sendStream(EventStream.Shape.NORMAL).send(reply);
         } else {
             call.reply(call.codec().writeSendResult(reply));
         }
     }
 
-    private void runTask(RpcCall call, SendMessageParams send, TaskBehavior behavior, String text, boolean streaming,
-            int dropAfter) {
+    /**
+     * How a task's send is answered.
+     *
+     * @param shape how its stream misbehaves
+     * @param answerStatus when positive, the call is answered with this HTTP status and no event while the task runs
+     * @param forgetWhenCut forget the task when its stream ends or is cut (the agent "restarted")
+     */
+    private record Run(EventStream.Shape shape, int answerStatus, boolean forgetWhenCut) {
+        static Run shaped(EventStream.Shape shape) {
+            return new Run(shape, 0, false);
+        }
+    }
+
+    private void runTask(RpcCall call, SendMessageParams send, TaskBehavior behavior, String text, boolean streaming, Run run) {
         Message message = send.message();
+        Integer historyLength = send.configuration() == null ? null : send.configuration().historyLength();
+        if (options.dedupe() && blank(message.taskId())) {
+            Optional<AgentTask> seen = store.findByMessageId(message.messageId());
+            if (seen.isPresent()) {
+                repeat(call, send, seen.get(), historyLength, streaming, run);
+                return;
+            }
+        }
         AgentTask task = blank(message.taskId()) ? newTask(message, behavior) : pausedTask(message);
         task.addUserMessage(message);
-        Integer historyLength = send.configuration() == null ? null : send.configuration().historyLength();
+        recorder.recordExecution(message.messageId());
         Script script = behavior.script(text);
-        if (streaming) {
-            EventStream stream = call.sendStream(dropAfter);
+        EventStream.Shape shape = run.shape();
+        if (run.answerStatus() > 0) {
+            call.httpStatus(run.answerStatus(), endpointUrl);
+        } else if (streaming) {
+            EventStream stream = call.sendStream(shape);
+            if (shape.endWithTask()) {
+                stream.endWith(() -> task.snapshot(historyLength, true));
+            }
             Consumer<StreamEvent> listener = stream::send;
-            stream.onClose(() -> task.unsubscribe(listener));
+            stream.onClose(() -> {
+                task.unsubscribe(listener);
+                if (run.forgetWhenCut()) {
+                    store.forget(task.id());
+                }
+            });
             task.follow(historyLength, listener);
-        } else if (dropAfter >= 0) {
+        } else if (shape.dropAfter() >= 0) {
             call.cut();
+            if (run.forgetWhenCut()) {
+                store.forget(task.id());
+            }
         } else if (send.configuration() != null && Boolean.TRUE.equals(send.configuration().returnImmediately())) {
             call.reply(call.codec().writeSendResult(task.snapshot(historyLength, true)));
         } else {
             awaitSettled(call, task, historyLength);
         }
         player.play(task, script);
+    }
+
+    /**
+     * A send whose messageId started a task already (an agent that dedupes, {@link TestAgentOptions#dedupe()}):
+     * nothing runs again; the call is answered with that task, a stream follows it as a subscription does.
+     */
+    private static void repeat(RpcCall call, SendMessageParams send, AgentTask task, Integer historyLength,
+            boolean streaming, Run run) {
+        if (run.answerStatus() > 0) {
+            call.httpStatus(run.answerStatus(), null);
+        } else if (streaming && run.shape().dropAfter() == 0) {
+            call.cut();
+        } else if (streaming) {
+            EventStream stream = call.stream(run.shape(), true);
+            Consumer<StreamEvent> listener = stream::send;
+            stream.onClose(() -> task.unsubscribe(listener));
+            task.follow(historyLength, listener);
+        } else {
+            TaskState state = task.status().state();
+            boolean immediately = send.configuration() != null && Boolean.TRUE.equals(send.configuration().returnImmediately());
+            if (immediately || state.isTerminal() || state.isInterrupted()) {
+                call.reply(call.codec().writeSendResult(task.snapshot(historyLength, true)));
+            } else {
+                awaitSettled(call, task, historyLength);
+            }
+        }
     }
 
     private AgentTask newTask(Message message, TaskBehavior behavior) {
@@ -232,6 +354,10 @@ final class RpcEndpoint implements Handler<RoutingContext> {
     }
 
     private void cancelTask(RpcCall call, JsonNode params) {
+        if (!options.cancelable()) {
+            throw failure(JsonRpcError.METHOD_NOT_FOUND, "this agent does not implement " + call.codec().version().label()
+                    + " task cancellation");
+        }
         TaskQueryParams query = call.codec().readTaskQuery(params);
         AgentTask task = existing(query);
         if (!task.cancel()) {

@@ -2,6 +2,7 @@ package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.protocol.model.Part;
 import dev.switchboard.protocol.model.TaskState;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,13 @@ public record Script(List<Step> steps) {
     public record SetStatus(TaskState state, String text, ObjectNode metadata) implements Step {
         static SetStatus of(TaskState state) {
             return new SetStatus(state, null, null);
+        }
+    }
+
+    /** Moves the task to {@code state} with a status message made of exactly these parts. */
+    public record SetStatusParts(TaskState state, List<Part> parts) implements Step {
+        public SetStatusParts {
+            parts = List.copyOf(parts);
         }
     }
 
@@ -58,6 +66,22 @@ public record Script(List<Step> steps) {
 
     static Script ask(String question) {
         return new Script(List.of(SetStatus.of(TaskState.WORKING), new SetStatus(TaskState.INPUT_REQUIRED, question, null)));
+    }
+
+    static Script authRequired(String text, long resumeAfterMs) {
+        List<Step> steps = new ArrayList<>(List.of(SetStatus.of(TaskState.WORKING),
+                new SetStatus(TaskState.AUTH_REQUIRED, "Sign in to continue", null)));
+        if (resumeAfterMs > 0) {
+            steps.add(new Pause(resumeAfterMs));
+            steps.addAll(echo(text).steps());
+        }
+        return new Script(steps);
+    }
+
+    static Script askData() {
+        ObjectNode data = JsonNodeFactory.instance.objectNode().put("approve", "deploy to production?");
+        return new Script(List.of(SetStatus.of(TaskState.WORKING),
+                new SetStatusParts(TaskState.INPUT_REQUIRED, List.of(new Part.Data(data, null, null, null)))));
     }
 
     static Script empty() {

@@ -46,6 +46,8 @@ final class ScriptPlayer {
             }
             if (step instanceof Script.SetStatus set) {
                 task.setStatus(set.state(), set.text(), set.metadata());
+            } else if (step instanceof Script.SetStatusParts set) {
+                task.setStatus(set.state(), set.parts(), null);
             } else if (step instanceof Script.AddChunk chunk) {
                 task.addChunk(chunk.text(), chunk.append(), chunk.lastChunk());
             }

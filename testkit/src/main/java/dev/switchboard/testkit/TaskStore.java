@@ -38,6 +38,16 @@ final class TaskStore {
         return Optional.ofNullable(id == null ? null : tasks.get(id));
     }
 
+    /** The task whose history holds a user message with this messageId. */
+    Optional<AgentTask> findByMessageId(String messageId) {
+        return tasks.values().stream().filter(t -> t.holds(messageId)).findFirst();
+    }
+
+    /** Forgets a task, as an agent that restarted would. */
+    void forget(String id) {
+        tasks.remove(id);
+    }
+
     /**
      * One page of ListTasks.
      *

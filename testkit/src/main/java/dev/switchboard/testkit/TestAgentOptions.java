@@ -1,6 +1,8 @@
 package dev.switchboard.testkit;
 
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.protocol.model.AgentExtension;
+import dev.switchboard.protocol.model.AgentInterface;
 import dev.switchboard.protocol.model.AgentSkill;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -17,6 +19,12 @@ import java.util.Set;
  * @param streaming the card's {@code capabilities.streaming}; when false, streaming calls get -32004
  * @param defaultBehavior what the agent does with a message that names no behaviour
  * @param skills the card's skills; empty means one "echo" skill
+ * @param interfaceBinding the transport the card's interfaces advertise ({@code JSONRPC}); the agent answers
+ *     JSON-RPC at its endpoint whatever the card says, so another value is a card that lies
+ * @param extensions the card's {@code capabilities.extensions}, e.g. one marked required
+ * @param cancelable when false, CancelTask gets -32601 (not implemented) and the task keeps running
+ * @param dedupe when true, a send whose messageId already started a task runs nothing again: it is answered
+ *     with that task (a stream follows it), as the agent contract asks of a 1.0 agent
  */
 public record TestAgentOptions(
         String name,
@@ -24,7 +32,11 @@ public record TestAgentOptions(
         Set<ProtocolVersion> versions,
         boolean streaming,
         Behavior defaultBehavior,
-        List<AgentSkill> skills) {
+        List<AgentSkill> skills,
+        String interfaceBinding,
+        List<AgentExtension> extensions,
+        boolean cancelable,
+        boolean dedupe) {
 
     public TestAgentOptions {
         Objects.requireNonNull(name, "name");
@@ -35,6 +47,14 @@ public record TestAgentOptions(
         versions = Set.copyOf(versions);
         defaultBehavior = defaultBehavior == null ? Behavior.echo() : defaultBehavior;
         skills = skills == null || skills.isEmpty() ? List.of(echoSkill()) : List.copyOf(skills);
+        interfaceBinding = interfaceBinding == null || interfaceBinding.isBlank() ? AgentInterface.JSONRPC : interfaceBinding;
+        extensions = extensions == null ? List.of() : List.copyOf(extensions);
+    }
+
+    /** The options as they were before the card quirks: JSON-RPC, no extensions, cancelable, no dedupe. */
+    public TestAgentOptions(String name, String description, Set<ProtocolVersion> versions, boolean streaming,
+            Behavior defaultBehavior, List<AgentSkill> skills) {
+        this(name, description, versions, streaming, defaultBehavior, skills, null, null, true, false);
     }
 
     /** An echo agent serving A2A 1.0 and 0.3 with streaming. */
@@ -43,23 +63,28 @@ public record TestAgentOptions(
     }
 
     public TestAgentOptions withName(String newName) {
-        return new TestAgentOptions(newName, description, versions, streaming, defaultBehavior, skills);
+        return new TestAgentOptions(newName, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
+                extensions, cancelable, dedupe);
     }
 
     public TestAgentOptions withDescription(String newDescription) {
-        return new TestAgentOptions(name, newDescription, versions, streaming, defaultBehavior, skills);
+        return new TestAgentOptions(name, newDescription, versions, streaming, defaultBehavior, skills, interfaceBinding,
+                extensions, cancelable, dedupe);
     }
 
     public TestAgentOptions withVersions(ProtocolVersion... newVersions) {
-        return new TestAgentOptions(name, description, Set.copyOf(Arrays.asList(newVersions)), streaming, defaultBehavior, skills);
+        return new TestAgentOptions(name, description, Set.copyOf(Arrays.asList(newVersions)), streaming, defaultBehavior,
+                skills, interfaceBinding, extensions, cancelable, dedupe);
     }
 
     public TestAgentOptions withStreaming(boolean newStreaming) {
-        return new TestAgentOptions(name, description, versions, newStreaming, defaultBehavior, skills);
+        return new TestAgentOptions(name, description, versions, newStreaming, defaultBehavior, skills, interfaceBinding,
+                extensions, cancelable, dedupe);
     }
 
     public TestAgentOptions withDefaultBehavior(Behavior newDefault) {
-        return new TestAgentOptions(name, description, versions, streaming, newDefault, skills);
+        return new TestAgentOptions(name, description, versions, streaming, newDefault, skills, interfaceBinding,
+                extensions, cancelable, dedupe);
     }
 
     /** The default behaviour given as a directive, e.g. {@code "/stream 5 100"}. */
@@ -68,7 +93,34 @@ public record TestAgentOptions(
     }
 
     public TestAgentOptions withSkills(List<AgentSkill> newSkills) {
-        return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, newSkills);
+        return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, newSkills, interfaceBinding,
+                extensions, cancelable, dedupe);
+    }
+
+    /** The transport the card's interfaces advertise, e.g. {@code GRPC}: a card with no JSON-RPC interface. */
+    public TestAgentOptions withInterfaceBinding(String binding) {
+        return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, binding,
+                extensions, cancelable, dedupe);
+    }
+
+    public TestAgentOptions withExtensions(List<AgentExtension> newExtensions) {
+        return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
+                newExtensions, cancelable, dedupe);
+    }
+
+    /** The card lists one extension, with {@code required: true}. */
+    public TestAgentOptions withRequiredExtension(String uri) {
+        return withExtensions(List.of(new AgentExtension(uri, "required by the testkit agent", true, null)));
+    }
+
+    public TestAgentOptions withCancelable(boolean newCancelable) {
+        return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
+                extensions, newCancelable, dedupe);
+    }
+
+    public TestAgentOptions withDedupe(boolean newDedupe) {
+        return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
+                extensions, cancelable, newDedupe);
     }
 
     public boolean serves(ProtocolVersion version) {
