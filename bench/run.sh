@@ -15,7 +15,8 @@ JIT_WARMUP="${JIT_WARMUP:-30}"       # seconds of unrecorded load through the ga
 DURATION="${DURATION:-20}"           # seconds of each measured wrk run
 RATE="${RATE:-1000}"                 # fixed rate of the open-loop latency test, req/s
 RATE_WARMUP="${RATE_WARMUP:-5}"      # seconds at that rate before recording
-RATE_DURATION="${RATE_DURATION:-20}" # seconds recorded at that rate
+RATE_DURATION="${RATE_DURATION:-20}" # seconds recorded at that rate, per target
+RATE_SEGMENT="${RATE_SEGMENT:-2}"    # the targets take turns in segments of this many seconds
 STREAMS="${STREAMS:-1000 5000 10000}" # idle SSE stream counts relayed through the gateway
 KEEP_WORK="${KEEP_WORK:-0}"          # 1: keep the work dir (logs, configs) after the run
 
@@ -321,16 +322,14 @@ out ""
 
 # ---- 1b. open-loop latency at a fixed rate ----
 declare -A OL
-run_openloop() { # label url
-  log "open loop $1: ${RATE} req/s, ${RATE_WARMUP}s warm-up + ${RATE_DURATION}s"
-  OL[$1]=$(java -cp "$CP" OpenLoop "$2" "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$CONNS" 2> "$WORK/openloop-$1.err" | grep '^RESULT')
-}
+log "open loop: ${RATE} req/s; ${RATE_WARMUP}s warm-up per target, then ${RATE_DURATION}s per target in interleaved ${RATE_SEGMENT}s segments"
+java -cp "$CP" OpenLoop "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$RATE_SEGMENT" "$CONNS" \
+  "direct=$URL_A" "nginx=$URL_B" "gateway=$URL_C" > "$WORK/openloop.out" 2> "$WORK/openloop.err"
+for l in direct nginx gateway; do OL[$l]=$(grep "^RESULT label=$l " "$WORK/openloop.out"); done
 field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
-run_openloop direct "$URL_A"
-run_openloop nginx "$URL_B"
-run_openloop gateway "$URL_C"
 out "== 1b. Latency at a fixed ${RATE} req/s, open loop (bench/src/OpenLoop.java; wrk2 is not in Debian) =="
-out "   ${RATE_DURATION}s recorded after ${RATE_WARMUP}s warm-up; latency counted from each request's intended send time"
+out "   per target: ${RATE_WARMUP}s warm-up, then ${RATE_DURATION}s recorded, the targets taking turns in ${RATE_SEGMENT}s segments"
+out "   (so background noise hits all three alike); latency counted from each request's intended send time"
 out "$(printf '%-22s %9s %9s %9s %9s %9s %9s   %s' target 'rate' 'p50 ms' 'p90 ms' 'p99 ms' 'p99.9 ms' 'max ms' 'ok/errors')"
 for l in direct nginx gateway; do
   r=${OL[$l]}

@@ -21,20 +21,36 @@ import java.util.concurrent.locks.LockSupport;
  * Bench-only open-loop load generator (wrk2 is not packaged in Debian): sends POSTs at a fixed rate,
  * whatever the server's speed, and measures each latency from the request's <em>intended</em> send
  * time, so a stalled server is charged for the requests it delayed (no coordinated omission).
- * Latencies are kept in a plain array and sorted at the end (exact percentiles).
+ * Latencies are kept in plain arrays and sorted at the end (exact percentiles).
  *
- * <p>Usage: {@code OpenLoop URL BODY_FILE RATE WARMUP_S DURATION_S CONNECTIONS}. Prints one line:
- * {@code RESULT sent=.. ok=.. errors=.. rate=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=..}
+ * <p>Several targets are measured in one run, <em>interleaved</em>: first a warm-up segment per target
+ * (not recorded), then rounds of SEGMENT_S seconds per target in turn, until each target has had
+ * DURATION_S recorded seconds. Only one target gets traffic at a time, at RATE; background noise on a
+ * shared machine is spread evenly over the targets instead of hitting whichever ran at a bad moment.
+ *
+ * <p>Usage: {@code OpenLoop BODY_FILE RATE WARMUP_S DURATION_S SEGMENT_S CONNECTIONS LABEL=URL...}.
+ * Prints one line per target:
+ * {@code RESULT label=.. sent=.. ok=.. errors=.. rate=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=..}
  */
 public final class OpenLoop {
 
     public static void main(String[] args) throws Exception {
-        URI uri = URI.create(args[0]);
-        Buffer body = Buffer.buffer(Files.readAllBytes(Path.of(args[1])));
-        int rate = Integer.parseInt(args[2]);
-        int warmupS = Integer.parseInt(args[3]);
-        int durationS = Integer.parseInt(args[4]);
+        Buffer body = Buffer.buffer(Files.readAllBytes(Path.of(args[0])));
+        int rate = Integer.parseInt(args[1]);
+        int warmupS = Integer.parseInt(args[2]);
+        int durationS = Integer.parseInt(args[3]);
+        int segmentS = Integer.parseInt(args[4]);
         int connections = Integer.parseInt(args[5]);
+        int n = args.length - 6;
+        String[] labels = new String[n];
+        RequestOptions[] opts = new RequestOptions[n];
+        for (int t = 0; t < n; t++) {
+            String[] kv = args[6 + t].split("=", 2);
+            labels[t] = kv[0];
+            URI uri = URI.create(kv[1]);
+            opts[t] = new RequestOptions().setMethod(HttpMethod.POST).setHost(uri.getHost())
+                    .setPort(uri.getPort()).setURI(uri.getRawPath()).putHeader("Content-Type", "application/json");
+        }
 
         Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
         HttpClientAgent client = vertx.httpClientBuilder()
@@ -42,63 +58,96 @@ public final class OpenLoop {
                 .with(new PoolOptions().setHttp1MaxSize(connections).setMaxWaitQueueSize(-1))
                 .build();
         Context ctx = vertx.getOrCreateContext();
-        RequestOptions opts = new RequestOptions().setMethod(HttpMethod.POST).setHost(uri.getHost())
-                .setPort(uri.getPort()).setURI(uri.getRawPath()).putHeader("Content-Type", "application/json");
 
-        int total = rate * (warmupS + durationS);
-        int warmupCount = rate * warmupS;
-        long[] latencies = new long[total];
-        Arrays.fill(latencies, -1);
-        AtomicLong errors = new AtomicLong();
-        AtomicLong ok = new AtomicLong();
-        CountDownLatch done = new CountDownLatch(total);
         long periodNanos = 1_000_000_000L / rate;
+        int warmupPer = rate * warmupS;
+        int segmentPer = rate * segmentS;
+        int rounds = Math.max(1, durationS / segmentS);
+        int recordedPer = segmentPer * rounds;
+        int total = n * (warmupPer + recordedPer);
+        long[][] latencies = new long[n][recordedPer];
+        for (long[] l : latencies) {
+            Arrays.fill(l, -1);
+        }
+        long[] intendedOf = new long[total];
+        int[] targetOf = new int[total];
+        int[] slotOf = new int[total];
+        int[] filled = new int[n];
+        long[] ok = new long[n];
+        long[] errors = new long[n];
+        AtomicLong errorLines = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(total);
         long t0 = System.nanoTime() + 200_000_000L;
 
+        // the schedule: warm-up segments, then interleaved recorded segments
         for (int i = 0; i < total; i++) {
-            long intended = t0 + i * periodNanos;
+            intendedOf[i] = t0 + i * periodNanos;
+            if (i < n * warmupPer) {
+                targetOf[i] = i / warmupPer;
+                slotOf[i] = -1;
+            } else {
+                int j = i - n * warmupPer;
+                int segment = j / segmentPer;
+                int t = segment % n;
+                targetOf[i] = t;
+                slotOf[i] = filled[t]++;
+            }
+        }
+
+        for (int i = 0; i < total; i++) {
+            long intended = intendedOf[i];
             long wait;
             while ((wait = intended - System.nanoTime()) > 0) {
-                if (wait > 200_000) {
-                    LockSupport.parkNanos(wait - 100_000);
+                if (wait > 100_000) {
+                    LockSupport.parkNanos(wait - 60_000);
                 } else {
                     Thread.onSpinWait();
                 }
             }
-            final int idx = i;
-            ctx.runOnContext(v -> client.request(opts)
+            final int t = targetOf[i];
+            final int slot = slotOf[i];
+            ctx.runOnContext(v -> client.request(opts[t])
                     .compose(req -> req.send(body))
                     .compose(res -> res.body().map(b -> res.statusCode()))
                     .onComplete(ar -> {
                         long lat = System.nanoTime() - intended;
-                        latencies[idx] = lat;
-                        if (ar.succeeded() && ar.result() == 200) {
-                            ok.incrementAndGet();
-                        } else {
-                            errors.incrementAndGet();
-                            if (errors.get() <= 3) {
-                                System.err.println("error: " + (ar.succeeded() ? "HTTP " + ar.result() : ar.cause()));
+                        if (slot >= 0) {
+                            latencies[t][slot] = lat;
+                            if (ar.succeeded() && ar.result() == 200) {
+                                ok[t]++;
+                            } else {
+                                errors[t]++;
                             }
+                        }
+                        if (!(ar.succeeded() && ar.result() == 200) && errorLines.incrementAndGet() <= 3) {
+                            System.err.println(labels[t] + " error: " + (ar.succeeded() ? "HTTP " + ar.result() : ar.cause()));
                         }
                         done.countDown();
                     }));
         }
         long sendEnd = System.nanoTime();
         boolean finished = done.await(30, TimeUnit.SECONDS);
+        CountDownLatch read = new CountDownLatch(1);
+        ctx.runOnContext(v -> read.countDown()); // counters were written on the event loop
+        read.await();
         long now = System.nanoTime();
-        for (int i = 0; i < total; i++) {
-            if (latencies[i] < 0) {
-                latencies[i] = now - (t0 + i * periodNanos); // never answered: charged until now
+        double achieved = total / ((sendEnd - t0) / 1e9);
+        for (int t = 0; t < n; t++) {
+            long[] measured = latencies[t];
+            int unfinished = 0;
+            for (int k = 0; k < measured.length; k++) {
+                if (measured[k] < 0) {
+                    unfinished++;
+                    measured[k] = now - t0; // never answered: charged at least the whole run
+                }
             }
+            Arrays.sort(measured);
+            System.out.printf(Locale.ROOT,
+                    "RESULT label=%s sent=%d ok=%d errors=%d unfinished=%d rate=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f%n",
+                    labels[t], measured.length, ok[t], errors[t], finished ? 0 : unfinished, achieved,
+                    pct(measured, 50), pct(measured, 90), pct(measured, 99), pct(measured, 99.9),
+                    measured[measured.length - 1] / 1e6);
         }
-        double achieved = (total - 0.0) / ((sendEnd - t0) / 1e9);
-        long[] measured = Arrays.copyOfRange(latencies, warmupCount, total);
-        Arrays.sort(measured);
-        System.out.printf(Locale.ROOT,
-                "RESULT sent=%d ok=%d errors=%d unfinished=%d rate=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f%n",
-                total, ok.get(), errors.get(), finished ? 0 : done.getCount(), achieved,
-                pct(measured, 50), pct(measured, 90), pct(measured, 99), pct(measured, 99.9),
-                measured[measured.length - 1] / 1e6);
         client.close();
         vertx.close();
         System.exit(0);
