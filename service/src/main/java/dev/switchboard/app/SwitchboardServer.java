@@ -1,38 +1,90 @@
 package dev.switchboard.app;
 
+import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The one HTTP server of a Switchboard process. Features contribute routes to its router before it
- * starts; the server itself owns only the listening socket.
+ * The HTTP server of a Switchboard process: one listener per event loop it uses, all on the same
+ * port (Vert.x spreads connections over them), so the gateway is not held to one core. Features
+ * contribute routes to the shared router before it starts; their handlers keep no per-loop state.
  */
 public final class SwitchboardServer {
 
-    private final HttpServer server;
+    private final Vertx vertx;
+    private final List<String> deployments;
     private final String host;
+    private final int port;
 
-    private SwitchboardServer(HttpServer server, String host) {
-        this.server = server;
+    private SwitchboardServer(Vertx vertx, List<String> deployments, String host, int port) {
+        this.vertx = vertx;
+        this.deployments = deployments;
         this.host = host;
+        this.port = port;
     }
 
     /** Listens on host:port (port 0 picks a free one) and serves the router. */
     public static Future<SwitchboardServer> start(Vertx vertx, Router router, String host, int port) {
-        // HTTP/1.1 only: SSE needs nothing more, and clients that upgrade to cleartext HTTP/2 (the JDK's)
-        // report their own end-of-stream cancel as an error there
-        HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port).setHttp2ClearTextEnabled(false);
-        return vertx.createHttpServer(options)
-                .requestHandler(router)
-                .listen()
-                .map(s -> new SwitchboardServer(s, host));
+        return start(vertx, router, host, port, Runtime.getRuntime().availableProcessors());
+    }
+
+    public static Future<SwitchboardServer> start(Vertx vertx, Router router, String host, int port, int listeners) {
+        List<String> deployments = new CopyOnWriteArrayList<>();
+        Promise<Integer> bound = Promise.promise();
+        // the first listener picks the port (when 0 was asked for); the others join it
+        return vertx.deployVerticle(new Listener(router, host, port, bound))
+                .compose(id -> {
+                    deployments.add(id);
+                    int actual = bound.future().result();
+                    if (listeners <= 1) {
+                        return Future.succeededFuture(actual);
+                    }
+                    return vertx.deployVerticle(() -> new Listener(router, host, actual, Promise.promise()),
+                                    new DeploymentOptions().setInstances(listeners - 1))
+                            .map(more -> {
+                                deployments.add(more);
+                                return actual;
+                            });
+                })
+                .map(actual -> new SwitchboardServer(vertx, deployments, host, actual));
+    }
+
+    /** One listener, on the event loop of its verticle. */
+    private static final class Listener extends VerticleBase {
+        private final Router router;
+        private final String host;
+        private final int port;
+        private final Promise<Integer> bound;
+
+        Listener(Router router, String host, int port, Promise<Integer> bound) {
+            this.router = router;
+            this.host = host;
+            this.port = port;
+            this.bound = bound;
+        }
+
+        @Override
+        public Future<?> start() {
+            // HTTP/1.1 only: SSE needs nothing more, and clients that upgrade to cleartext HTTP/2 (the
+            // JDK's) report their own end-of-stream cancel as an error there
+            HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
+                    .setHttp2ClearTextEnabled(false);
+            return vertx.createHttpServer(options)
+                    .requestHandler(router)
+                    .listen()
+                    .onSuccess((HttpServer s) -> bound.tryComplete(s.actualPort()));
+        }
     }
 
     public int port() {
-        return server.actualPort();
+        return port;
     }
 
     /** The URL clients use to reach this server; a wildcard listen address is shown as 127.0.0.1. */
@@ -49,6 +101,6 @@ public final class SwitchboardServer {
     }
 
     public Future<Void> close() {
-        return server.close();
+        return Future.all(deployments.stream().map(vertx::undeploy).toList()).mapEmpty();
     }
 }
