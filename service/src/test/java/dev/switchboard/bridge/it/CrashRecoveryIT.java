@@ -49,7 +49,8 @@ class CrashRecoveryIT {
     private static final Pattern SERVING = Pattern.compile("Switchboard is serving on (http://\\S+)");
     private static final long SLOW_MS = 2500;
     private static final Duration SETTLE = Duration.ofSeconds(40);
-    private static final String STREAMED = "one two three four five six seven eight nine ten eleven twelve";
+    /** streamed in 16 pieces over ~10 s, so it is still running when the restarted service follows it again */
+    private static final String STREAMED = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen";
 
     @TempDir
     Path dir;
@@ -102,7 +103,7 @@ class CrashRecoveryIT {
             firsts.add(a);
             accepted.computeIfAbsent(a.threadId(), k -> new ArrayList<>()).add(a.messageId());
         }
-        Accepted streaming = chat.newThread("slow", "/stream 12 400\n" + STREAMED);
+        Accepted streaming = chat.newThread("slow", "/stream 16 600\n" + STREAMED);
         accepted.put(streaming.threadId(), new ArrayList<>(List.of(streaming.messageId())));
         Accepted asking = chat.newThread("slow", "/ask Who goes there?");
         accepted.put(asking.threadId(), new ArrayList<>(List.of(asking.messageId())));
@@ -129,8 +130,8 @@ class CrashRecoveryIT {
         accepted.get(asking.threadId()).add(answer);
         awaitAllSettled(chat, accepted);
         assertOnceEach(accepted);
-        assertThat(agent.recorder().rpcMethods()).as("restarted turns with a task are read, not resent")
-                .contains("GetTask", "SubscribeToTask");
+        assertThat(agent.recorder().rpcMethods()).as("restarted turns with a task are read (and the one still streaming "
+                + "followed again), not resent").contains("GetTask", "SubscribeToTask");
         assertThat(agent.recorder().rpcRequests().stream().filter(r -> answer.equals(r.messageId())).findFirst()
                 .orElseThrow().taskId()).as("the answer goes to the task that asked, across the restart").isNotNull();
         report("round 1");
