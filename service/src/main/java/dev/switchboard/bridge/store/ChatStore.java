@@ -72,44 +72,6 @@ public final class ChatStore {
         return query("SELECT * FROM chat_post WHERE thread_id = ? ORDER BY seq", ChatStore::post, threadId);
     }
 
-    /** Inserts a post at the end of its thread (its seq is assigned here) and returns it. */
-    public Post append(String threadId, String postId, String kind, String text, Actor author, String turnMessageId,
-            String state, Instant now) {
-        return inTransaction(c -> appendIn(c, threadId, postId, kind, text, author, turnMessageId, state, now));
-    }
-
-    /**
-     * A person's message, accepted: its post and the session that will carry it are written in one
-     * transaction, so a crash either keeps both or neither.
-     */
-    public Post acceptMessage(String threadId, String postId, String text, Actor author, String state,
-            Session session, Instant now) {
-        return inTransaction(c -> {
-            Post p = appendIn(c, threadId, postId, Post.USER, text, author, postId, state, now);
-            saveSessionIn(c, threadId, session, now);
-            return p;
-        });
-    }
-
-    /** The agent's answer to a turn: created on first text, then replaced as it grows. */
-    public Post upsertAnswer(String threadId, String turnMessageId, String text, Instant now) {
-        String id = "answer-" + turnMessageId;
-        return inTransaction(c -> {
-            int n = updateIn(c, "UPDATE chat_post SET text = ?, updated_at = ? WHERE post_id = ?", text, now.toString(), id);
-            if (n == 0) {
-                return appendIn(c, threadId, id, Post.AGENT, text, null, turnMessageId, null, now);
-            }
-            return postIn(c, id);
-        });
-    }
-
-    public Optional<Post> setState(String postId, String state, Instant now) {
-        return Optional.ofNullable(inTransaction(c -> {
-            int n = updateIn(c, "UPDATE chat_post SET state = ?, updated_at = ? WHERE post_id = ?", state, now.toString(), postId);
-            return n == 0 ? null : postIn(c, postId);
-        }));
-    }
-
     private Post appendIn(Connection c, String threadId, String postId, String kind, String text, Actor author,
             String turnMessageId, String state, Instant now) throws SQLException {
         long seq;
@@ -204,13 +166,6 @@ public final class ChatStore {
         List<Session> found = query("SELECT state FROM bridge_session WHERE thread_id = ?",
                 rs -> readSession(rs.getString(1)), threadId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
-    }
-
-    public void saveSession(String threadId, Session session, Instant now) {
-        inTransaction(c -> {
-            saveSessionIn(c, threadId, session, now);
-            return null;
-        });
     }
 
     /** Threads whose sessions have unfinished turns: recovered at start. */
