@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The HTTP server of a Switchboard process: one listener per event loop it uses, all on the same
@@ -17,6 +18,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * contribute routes to the shared router before it starts; their handlers keep no per-loop state.
  */
 public final class SwitchboardServer {
+
+    private static final AtomicInteger RANDOM_PORT_KEYS = new AtomicInteger();
 
     private final Vertx vertx;
     private final List<String> deployments;
@@ -38,15 +41,18 @@ public final class SwitchboardServer {
     public static Future<SwitchboardServer> start(Vertx vertx, Router router, String host, int port, int listeners) {
         List<String> deployments = new CopyOnWriteArrayList<>();
         Promise<Integer> bound = Promise.promise();
+        // Vert.x shares a server between listeners by the port they ask for, not the one they get: for port 0
+        // they all ask for the same negative port, Vert.x's key for "one random port, shared", unique per server
+        int asked = port == 0 ? -RANDOM_PORT_KEYS.incrementAndGet() : port;
         // the first listener picks the port (when 0 was asked for); the others join it
-        return vertx.deployVerticle(new Listener(router, host, port, bound))
+        return vertx.deployVerticle(new Listener(router, host, asked, bound))
                 .compose(id -> {
                     deployments.add(id);
                     int actual = bound.future().result();
                     if (listeners <= 1) {
                         return Future.succeededFuture(actual);
                     }
-                    return vertx.deployVerticle(() -> new Listener(router, host, actual, Promise.promise()),
+                    return vertx.deployVerticle(() -> new Listener(router, host, asked, Promise.promise()),
                                     new DeploymentOptions().setInstances(listeners - 1))
                             .map(more -> {
                                 deployments.add(more);
