@@ -149,7 +149,11 @@ public final class SessionDriver implements AutoCloseable {
             Instant now = clock.instant();
             Transition t = engine.step(session, input, now);
             if (t.effects().isEmpty() && t.session().gen() == session.gen()) {
-                return null; // a stale result: nothing changed
+                // Nothing to run and nothing shown: not worth a transaction. But the step may still have
+                // moved the session on (an event pushes the silence deadline back; a task read again and
+                // still in auth-required goes back to paused), so the session in memory is the new one.
+                sessions.put(threadId, t.session());
+                return null;
             }
             List<Post> changed = store.commitStep(threadId, t.session(), t.effects(), null, now);
             sessions.put(threadId, t.session());

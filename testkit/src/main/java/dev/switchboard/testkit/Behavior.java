@@ -68,6 +68,28 @@ public sealed interface Behavior {
         }
     }
 
+    /**
+     * A long task that keeps its stream alive, as the agent contract asks: working, then {@code beats}
+     * more working status updates {@code intervalMs} apart (no message, nothing a client shows), then the
+     * text as the artifact, completed.
+     */
+    record Heartbeat(int beats, long intervalMs) implements TaskBehavior {
+        public Heartbeat {
+            require(beats >= 1, "/heartbeat needs at least 1 beat, got " + beats);
+            require(intervalMs >= 0, "/heartbeat interval must not be negative, got " + intervalMs);
+        }
+
+        @Override
+        public Script script(String text) {
+            return Script.heartbeat(text, beats, intervalMs);
+        }
+
+        @Override
+        public String directive() {
+            return "/heartbeat " + beats + " " + intervalMs;
+        }
+    }
+
     /** Pauses in input-required with {@code question} as the status message; the next message to the task answers it. */
     record Ask(String question) implements TaskBehavior {
         public Ask {
@@ -467,6 +489,10 @@ public sealed interface Behavior {
             case "/hold" -> {
                 String[] args = rest.split("\\s+", 2);
                 yield new Hold(number(args[0], name), args.length > 1 ? parse(args[1]) : new Echo());
+            }
+            case "/heartbeat" -> {
+                String[] args = words(rest, 2, 2, name);
+                yield new Heartbeat(integer(args[0], name), number(args[1], name));
             }
             case "/auth" -> new AuthRequired(rest.isEmpty() ? 0 : number(words(rest, 1, 1, name)[0], name));
             case "/askdata" -> noArgs(new AskData(), rest);

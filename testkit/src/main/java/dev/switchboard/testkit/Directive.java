@@ -18,7 +18,7 @@ public record Directive(Behavior behavior, String text) {
     public static final String METADATA_KEY = "testkit/behavior";
 
     private static final Set<String> NAMES = Set.of("/echo", "/stream", "/slow", "/ask", "/empty", "/fail", "/reject",
-            "/newcontext", "/error", "/message", "/http", "/silence", "/drop", "/hold", "/auth", "/askdata", "/busy",
+            "/newcontext", "/error", "/message", "/http", "/silence", "/drop", "/hold", "/heartbeat", "/auth", "/askdata", "/busy",
             "/first", "/orphan", "/redirect", "/noids", "/nocontext", "/end", "/mute", "/fulltask", "/vanish", "/chaos");
 
     /**

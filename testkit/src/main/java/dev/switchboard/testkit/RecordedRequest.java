@@ -2,6 +2,7 @@ package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.MultiMap;
+import java.time.Instant;
 
 /**
  * One HTTP request a test agent received, as it arrived. JSON-RPC fields are null when the body did
@@ -18,6 +19,7 @@ import io.vertx.core.MultiMap;
  * @param metadata the sent message's metadata
  * @param text the sent message's text parts joined
  * @param body the raw request body
+ * @param receivedAt when the request arrived (its body read), for tests that assert on timing
  */
 public record RecordedRequest(
         String httpMethod,
@@ -30,7 +32,14 @@ public record RecordedRequest(
         String taskId,
         JsonNode metadata,
         String text,
-        String body) {
+        String body,
+        Instant receivedAt) {
+
+    /** A request received now. */
+    public RecordedRequest(String httpMethod, String path, MultiMap headers, String rpcMethod, JsonNode id,
+            String messageId, String contextId, String taskId, JsonNode metadata, String text, String body) {
+        this(httpMethod, path, headers, rpcMethod, id, messageId, contextId, taskId, metadata, text, body, Instant.now());
+    }
 
     /** The first value of a header, case-insensitively; null when absent. */
     public String header(String name) {

@@ -68,6 +68,18 @@ public record Script(List<Step> steps) {
         return new Script(List.of(SetStatus.of(TaskState.WORKING), new SetStatus(TaskState.INPUT_REQUIRED, question, null)));
     }
 
+    static Script heartbeat(String text, int beats, long intervalMs) {
+        List<Step> steps = new ArrayList<>();
+        steps.add(SetStatus.of(TaskState.WORKING));
+        for (int i = 0; i < beats; i++) {
+            steps.add(new Pause(intervalMs));
+            steps.add(SetStatus.of(TaskState.WORKING));
+        }
+        steps.add(new AddChunk(text, false, true));
+        steps.add(SetStatus.of(TaskState.COMPLETED));
+        return new Script(steps);
+    }
+
     static Script authRequired(String text, long resumeAfterMs) {
         List<Step> steps = new ArrayList<>(List.of(SetStatus.of(TaskState.WORKING),
                 new SetStatus(TaskState.AUTH_REQUIRED, "Sign in to continue", null)));

@@ -99,6 +99,17 @@ class ContractBreakingTest extends AgentTestSupport {
     }
 
     @Test
+    void heartbeatSendsWorkingUpdatesBeforeTheAnswer() {
+        WireClient client = client(ProtocolVersion.V1_0);
+        List<JsonNode> events = client.streamResults(A2aMethod.SEND_STREAMING_MESSAGE,
+                WireClient.params(client.message("/heartbeat 3 20\nalive")));
+
+        assertThat(events).extracting(client::kind).containsExactly("task", "status", "status", "status", "status",
+                "artifact", "status");
+        assertThat(events.subList(1, 5)).allSatisfy(e -> assertThat(WireClient.state(client.unwrap(e))).isEqualTo(TaskState.WORKING));
+    }
+
+    @Test
     void vanishCutsTheStreamAndForgetsTheTask() {
         WireClient client = client(ProtocolVersion.V1_0);
         SseCapture stream = client.stream(A2aMethod.SEND_STREAMING_MESSAGE, WireClient.params(client.message("/vanish 1")));
@@ -291,7 +302,7 @@ class ContractBreakingTest extends AgentTestSupport {
     void newDirectivesReadBackFromTheirOwnDirective() {
         for (String d : List.of("/busy 3 /slow 5", "/first 2 /http 503", "/orphan 503 /echo", "/redirect 307 http://x/",
                 "/noids /echo", "/nocontext /echo", "/end 1 /slow 5", "/mute 2 /echo", "/fulltask /echo", "/vanish 2",
-                "/chaos 10 20 30 /stream 2 5", "/auth 100", "/askdata")) {
+                "/chaos 10 20 30 /stream 2 5", "/auth 100", "/askdata", "/heartbeat 3 50")) {
             assertThat(Behavior.parse(Behavior.parse(d).directive())).as(d).isEqualTo(Behavior.parse(d));
         }
         assertThatThrownBy(() -> Behavior.parse("/end 0")).hasMessageContaining(">= 1");

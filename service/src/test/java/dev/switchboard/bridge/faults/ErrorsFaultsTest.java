@@ -1,0 +1,304 @@
+package dev.switchboard.bridge.faults;
+
+import static dev.switchboard.bridge.faults.FaultBridge.BACKOFF_MAX;
+import static dev.switchboard.bridge.faults.FaultBridge.BUSY_NOTICE_AFTER;
+import static dev.switchboard.bridge.faults.FaultBridge.GIVE_UP_AFTER;
+import static dev.switchboard.bridge.faults.FaultBridge.RESPONSE_HEADERS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.bridge.engine.Notices;
+import dev.switchboard.bridge.faults.FaultChat.Post;
+import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.TestAgentOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The seed's Errors table (B11), row by row, against testkit agents that answer with each error, over
+ * real HTTP with the contract's durations shortened (15 min → 3 s, 2 min → 1 s, 30 s → 1 s): what the
+ * thread shows, and what the agent received.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ErrorsFaultsTest {
+
+    private static final Duration SLACK = Duration.ofMillis(150);
+    private static final String CREDENTIALS = "switchboard_credential_rejections_total";
+
+    FaultBridge bridge;
+    FaultChat chat;
+
+    @BeforeAll
+    void start(@TempDir Path dir) {
+        bridge = FaultBridge.builder(dir.resolve("errors.db"))
+                .agent("v10", TestAgentOptions.echo("v10").withVersions(ProtocolVersion.V1_0))
+                .agent("v03", TestAgentOptions.echo("v03").withVersions(ProtocolVersion.V0_3))
+                .agent("trap", TestAgentOptions.echo("trap"))
+                .start();
+        chat = bridge.chat;
+    }
+
+    @AfterAll
+    void stop() {
+        if (bridge != null) {
+            bridge.close();
+        }
+    }
+
+    static String channel(ProtocolVersion v) {
+        return v == ProtocolVersion.V1_0 ? "v10" : "v03";
+    }
+
+    // ================= HTTP 401 or 403, at any call =================
+
+    @ParameterizedTest
+    @ValueSource(ints = {401, 403})
+    void credentialsRejectedFailTheTurnWithoutARetryAndAreCountedByBackendAndBinding(int status) {
+        Map<String, String> labels = Map.of("backend", "v10", "binding", "web-v10");
+        double before = bridge.counter(CREDENTIALS, labels);
+
+        Sent sent = chat.newThread("v10", "/http " + status);
+
+        Post post = chat.awaitFinal(sent, Duration.ofSeconds(10));
+        assertThat(post.state()).isEqualTo("not_delivered");
+        assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.CREDENTIALS_REJECTED);
+        assertNoMoreSends("v10", sent.messageId(), 1);
+        assertThat(bridge.counter(CREDENTIALS, labels)).isEqualTo(before + 1);
+    }
+
+    // ================= JSON-RPC -31403 =================
+
+    @Test
+    void identityRefusedFailsTheTurnWithoutShowingTheAgentsMessage() {
+        Sent sent = chat.newThread("v10", "/error -31403 user 42 may not use session 7");
+
+        Post post = chat.awaitFinal(sent, Duration.ofSeconds(10));
+        assertThat(post.state()).isEqualTo("not_delivered");
+        assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.IDENTITY_REFUSED);
+        assertNoMoreSends("v10", sent.messageId(), 1);
+        assertNothingShownFromTheAgent(sent.threadId(), "session 7");
+    }
+
+    // ================= JSON-RPC -32004 to a send =================
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void busyIsSentAgainWithTheSameMessageIdAndTheThreadIsToldOnceAfterBusyNoticeAfter(ProtocolVersion v) {
+        // six refusals, 300 ms apart: longer than busyNoticeAfter (1 s)
+        Sent sent = chat.newThread(channel(v), "/busy 6\npatience");
+
+        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        assertThat(post.state()).isEqualTo("completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("patience");
+        List<RecordedRequest> sends = sends(channel(v), sent.messageId());
+        assertThat(sends).as("six refused, the seventh taken").hasSize(7)
+                .allSatisfy(r -> assertThat(r.contextId()).as("a first turn has no context").isNull());
+        assertThat(bridge.recorder(channel(v)).executedMessageIds()).containsOnlyOnce(sent.messageId());
+        for (int i = 1; i < sends.size(); i++) {
+            assertThat(Duration.between(sends.get(i - 1).receivedAt(), sends.get(i).receivedAt()))
+                    .as("a backoff before each resend").isGreaterThanOrEqualTo(BACKOFF_MAX.minus(SLACK));
+        }
+        List<Post> busy = chat.posts(sent.threadId(), sent.messageId(), "notice");
+        assertThat(busy).extracting(Post::text).containsExactly(Notices.BUSY);
+        assertThat(Duration.between(sends.get(0).receivedAt(), busy.get(0).createdAt()))
+                .as("told after busyNoticeAfter").isGreaterThanOrEqualTo(BUSY_NOTICE_AFTER.minus(SLACK));
+    }
+
+    @Test
+    void aShortBusySpellIsNotTold() {
+        Sent sent = chat.newThread("v10", "/busy 2\nsoon");
+
+        assertThat(chat.awaitFinal(sent, Duration.ofSeconds(10)).state()).isEqualTo("completed");
+        assertThat(sends("v10", sent.messageId())).hasSize(3);
+        assertThat(chat.notices(sent.threadId(), sent.messageId())).isEmpty();
+    }
+
+    // ================= -32001 while a task is followed =================
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void taskNotFoundWhileFollowingEndsTheSessionAndTheNextTurnStartsANewContext(ProtocolVersion v) {
+        String name = channel(v);
+        Sent first = chat.newThread(name, "a context first");
+        chat.awaitState(first, "completed");
+        Sent second = chat.send(first.threadId(), "still here");
+        chat.awaitState(second, "completed");
+        String context = sends(name, second.messageId()).get(0).contextId();
+        assertThat(context).isNotNull();
+
+        // the stream drops after the first event and the agent forgets the task (it "restarted")
+        Sent vanished = chat.send(first.threadId(), "/vanish 1");
+        Post post = chat.awaitFinal(vanished, Duration.ofSeconds(10));
+        assertThat(post.state()).isEqualTo("failed");
+        assertThat(chat.notices(first.threadId(), vanished.messageId())).containsExactly(Notices.SESSION_GONE);
+        assertThat(bridge.recorder(name).rpcMethods()).contains(v == ProtocolVersion.V1_0 ? "GetTask" : "tasks/get");
+
+        Sent next = chat.send(first.threadId(), "start over");
+        chat.awaitState(next, "completed");
+        assertThat(sends(name, vanished.messageId())).singleElement()
+                .satisfies(r -> assertThat(r.contextId()).isEqualTo(context));
+        assertThat(sends(name, next.messageId())).singleElement()
+                .satisfies(r -> assertThat(r.contextId()).as("a new context: none sent").isNull());
+    }
+
+    // ================= another 4xx before any event; 3xx =================
+
+    @ParameterizedTest
+    @ValueSource(ints = {400, 404, 422})
+    void anotherClientErrorIsRetriedThenFailsAfterGiveUpAfter(int status) {
+        Sent sent = chat.newThread("v10", "/http " + status);
+
+        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        assertThat(post.state()).isEqualTo("not_delivered");
+        List<String> notices = chat.notices(sent.threadId(), sent.messageId());
+        assertThat(notices).containsExactly(Notices.refused("the agent did not accept it"));
+        List<RecordedRequest> sends = sends("v10", sent.messageId());
+        assertThat(sends).as("retried").hasSizeGreaterThanOrEqualTo(3);
+        Post notice = chat.posts(sent.threadId(), sent.messageId(), "notice").get(0);
+        assertThat(Duration.between(sends.get(0).receivedAt(), notice.createdAt()))
+                .as("failed after giveUpAfter").isGreaterThanOrEqualTo(GIVE_UP_AFTER.minus(SLACK));
+        assertNoMoreSends("v10", sent.messageId(), sends.size());
+    }
+
+    @Test
+    void aRedirectIsAFailedCallAndIsNeverFollowed() {
+        String elsewhere = bridge.agent("trap").url();
+        Sent sent = chat.newThread("v10", "/redirect 302 " + elsewhere);
+
+        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        assertThat(post.state()).isEqualTo("not_delivered");
+        assertThat(chat.notices(sent.threadId(), sent.messageId()))
+                .containsExactly(Notices.refused("the agent did not accept it"));
+        assertThat(sends("v10", sent.messageId())).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(bridge.recorder("trap").requests()).as("the Location was never called").isEmpty();
+    }
+
+    // ================= HTTP 5xx, or a dropped connection, before any event =================
+
+    @ParameterizedTest
+    @ValueSource(ints = {500, 503, 429})
+    void aServerErrorBeforeAnyEventIsLookedUpWithListTasksThenSentAgain(int status) {
+        String context = contextOf(chat.newThread("v10", "a context first"));
+        Sent first = lastThread;
+        Sent sent = chat.send(first.threadId(), "/first 1 /http " + status + "\nsecond try");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(first.threadId(), sent.messageId())).isEqualTo("second try");
+        List<RecordedRequest> calls = callsAbout("v10", sent.messageId(), context);
+        assertThat(calls).extracting(RecordedRequest::rpcMethod)
+                .containsExactly("SendStreamingMessage", "ListTasks", "SendStreamingMessage", "GetTask");
+        JsonNode list = FaultChat.read(calls.get(1).body()).path("params");
+        assertThat(list.path("contextId").asText()).isEqualTo(context);
+        assertThat(calls.get(2).messageId()).as("sent again with the same messageId").isEqualTo(sent.messageId());
+        assertThat(calls.get(2).contextId()).isEqualTo(context);
+    }
+
+    @Test
+    void aServerErrorWhileTheTaskRunsAnywayIsFoundWithListTasksAndFollowedNotSentAgain() {
+        String context = contextOf(chat.newThread("v10", "a context first"));
+        Sent first = lastThread;
+        Sent sent = chat.send(first.threadId(), "/orphan 503 /slow 500\nran anyway");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(first.threadId(), sent.messageId())).isEqualTo("ran anyway");
+        assertThat(sends("v10", sent.messageId())).as("found: not sent again").hasSize(1);
+        assertThat(bridge.recorder("v10").executedMessageIds()).containsOnlyOnce(sent.messageId());
+        List<String> methods = callsAbout("v10", sent.messageId(), context).stream().map(RecordedRequest::rpcMethod).toList();
+        assertThat(methods).startsWith("SendStreamingMessage", "ListTasks").contains("SubscribeToTask");
+    }
+
+    @Test
+    void aFirstTurnOfUnknownOutcomeHasNoContextToLookInAndIsSentAgain() {
+        Sent sent = chat.newThread("v10", "/first 1 /http 502\nagain");
+
+        chat.awaitState(sent, "completed");
+        List<RecordedRequest> sends = sends("v10", sent.messageId());
+        assertThat(sends).hasSize(2);
+        List<RecordedRequest> all = bridge.recorder("v10").rpcRequests();
+        assertThat(all.subList(all.indexOf(sends.get(0)), all.indexOf(sends.get(1))))
+                .extracting(RecordedRequest::rpcMethod).as("nothing to look in between the two sends")
+                .containsExactly("SendStreamingMessage");
+    }
+
+    @Test
+    void anA2a03AgentIsNeverAskedItsTurnsAreSentAgainAndMayRunTwice() {
+        Sent first = chat.newThread("v03", "a context first");
+        chat.awaitState(first, "completed");
+        // the connection drops before any event, while the task runs on the agent
+        Sent sent = chat.send(first.threadId(), "/first 1 /drop 0 /echo\ntwice");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(first.threadId(), sent.messageId())).isEqualTo("twice");
+        assertThat(sends("v03", sent.messageId())).hasSize(2);
+        assertThat(bridge.recorder("v03").executedMessageIds()).as("0.3: no lookup, so it ran twice")
+                .containsSubsequence(sent.messageId(), sent.messageId());
+        assertThat(bridge.recorder("v03").rpcMethods()).doesNotContain("ListTasks", "tasks/list");
+    }
+
+    @Test
+    void responseHeadersLaterThanTheLimitAreALostConnectionAndTheTurnIsSentAgain() {
+        Sent sent = chat.newThread("v10", "/first 1 /hold " + RESPONSE_HEADERS.plusMillis(700).toMillis() + "\nheld");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("held");
+        List<RecordedRequest> sends = sends("v10", sent.messageId());
+        assertThat(sends).hasSize(2);
+        assertThat(Duration.between(sends.get(0).receivedAt(), sends.get(1).receivedAt()))
+                .as("given up after responseHeaders").isGreaterThanOrEqualTo(RESPONSE_HEADERS);
+    }
+
+    // ================= helpers =================
+
+    private Sent lastThread;
+
+    /** Runs a first turn to completion and returns the context the agent gave the thread. */
+    private String contextOf(Sent first) {
+        lastThread = first;
+        chat.awaitState(first, "completed");
+        Sent probe = chat.send(first.threadId(), "which context?");
+        chat.awaitState(probe, "completed");
+        String context = sends("v10", probe.messageId()).get(0).contextId();
+        assertThat(context).isNotNull();
+        return context;
+    }
+
+    private List<RecordedRequest> sends(String agent, String messageId) {
+        return bridge.recorder(agent).rpcRequests().stream().filter(r -> messageId.equals(r.messageId())).toList();
+    }
+
+    /** The calls from the first send of {@code messageId} on that are about it or its context (sends, ListTasks, GetTask…). */
+    private List<RecordedRequest> callsAbout(String agent, String messageId, String context) {
+        List<RecordedRequest> all = bridge.recorder(agent).rpcRequests();
+        int from = 0;
+        while (from < all.size() && !messageId.equals(all.get(from).messageId())) {
+            from++;
+        }
+        return all.subList(from, all.size()).stream()
+                .filter(r -> messageId.equals(r.messageId()) || r.body().contains(context) || r.messageId() == null)
+                .toList();
+    }
+
+    /** No send of {@code messageId} beyond {@code expected} arrives for a while after the turn ended. */
+    private void assertNoMoreSends(String agent, String messageId, int expected) {
+        Awaitility.await("no resend of " + messageId).during(BACKOFF_MAX.multipliedBy(3)).atMost(Duration.ofSeconds(3))
+                .until(() -> sends(agent, messageId).size() == expected);
+    }
+
+    private void assertNothingShownFromTheAgent(String threadId, String secret) {
+        assertThat(chat.posts(threadId)).filteredOn(p -> !p.isUser()).extracting(Post::text)
+                .noneMatch(t -> t.contains(secret));
+    }
+}

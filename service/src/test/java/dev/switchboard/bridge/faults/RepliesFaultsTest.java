@@ -1,0 +1,247 @@
+package dev.switchboard.bridge.faults;
+
+import static dev.switchboard.bridge.faults.FaultBridge.GIVE_UP_AFTER;
+import static dev.switchboard.bridge.faults.FaultBridge.NO_SIGN_OF_LIFE;
+import static dev.switchboard.bridge.faults.FaultBridge.SETTLE_DELAY;
+import static dev.switchboard.bridge.faults.FaultBridge.SILENCE_LIMIT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.bridge.engine.Notices;
+import dev.switchboard.bridge.faults.FaultChat.Post;
+import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testkit.RecordedRequest;
+import dev.switchboard.testkit.TestAgentOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The seed's Replies table and the Methods that settle a turn (GetTask, SubscribeToTask, CancelTask after
+ * an hour without a sign of life), against agents whose replies break each rule: what the thread shows
+ * and what the agent was asked. Durations shortened: 5 min → 1.5 s, 1 s → 300 ms, 1 h → 3 s, 15 min → 3 s.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RepliesFaultsTest {
+
+    private static final Duration SLACK = Duration.ofMillis(150);
+
+    FaultBridge bridge;
+    FaultChat chat;
+
+    @BeforeAll
+    void start(@TempDir Path dir) {
+        bridge = FaultBridge.builder(dir.resolve("replies.db"))
+                .agent("v10", TestAgentOptions.echo("v10").withVersions(ProtocolVersion.V1_0))
+                .agent("v03", TestAgentOptions.echo("v03").withVersions(ProtocolVersion.V0_3))
+                .agent("forgetful", TestAgentOptions.echo("forgetful").withDefaultBehavior("/newcontext"))
+                .start();
+        chat = bridge.chat;
+    }
+
+    @AfterAll
+    void stop() {
+        if (bridge != null) {
+            bridge.close();
+        }
+    }
+
+    static String channel(ProtocolVersion v) {
+        return v == ProtocolVersion.V1_0 ? "v10" : "v03";
+    }
+
+    // ================= a bare Message; events without ids =================
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/message", "/noids", "/nocontext"})
+    void aReplyThatNamesNoTaskIsAnUnknownOutcomeSentAgainUntilItFails(String directive) {
+        Sent sent = chat.newThread("v10", directive + "\nnobody will see this");
+
+        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        assertThat(post.state()).isEqualTo("not_delivered");
+        assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.unreachable());
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).as("text outside artifacts is never shown").isNull();
+        List<RecordedRequest> sends = sends("v10", sent.messageId());
+        assertThat(sends).as("sent again, with the same messageId").hasSizeGreaterThanOrEqualTo(3);
+        Post notice = chat.posts(sent.threadId(), sent.messageId(), "notice").get(0);
+        assertThat(Duration.between(sends.get(0).receivedAt(), notice.createdAt())).isGreaterThanOrEqualTo(GIVE_UP_AFTER);
+        if (!directive.equals("/message")) {
+            assertThat(bridge.recorder("v10").executedMessageIds().stream().filter(sent.messageId()::equals).count())
+                    .as("the task ran on every send: it may run again").isEqualTo(sends.size());
+        }
+    }
+
+    @Test
+    void aBareMessageInAThreadWithAContextIsLookedUpWithListTasksBeforeItIsSentAgain() {
+        Sent first = chat.newThread("v10", "a context first");
+        chat.awaitState(first, "completed");
+        Sent sent = chat.send(first.threadId(), "/message");
+
+        chat.awaitFinal(sent, Duration.ofSeconds(15));
+        List<RecordedRequest> all = bridge.recorder("v10").rpcRequests();
+        List<RecordedRequest> sends = sends("v10", sent.messageId());
+        assertThat(all.subList(all.indexOf(sends.get(0)), all.indexOf(sends.get(1)))).extracting(RecordedRequest::rpcMethod)
+                .containsExactly("SendStreamingMessage", "ListTasks");
+    }
+
+    // ================= the contextId =================
+
+    @Test
+    void aDifferentContextIdIsToldEveryTimeAndTheNewContextIsKept() {
+        Sent first = chat.newThread("forgetful", "one");
+        chat.awaitState(first, "completed");
+        Sent second = chat.send(first.threadId(), "two");
+        chat.awaitState(second, "completed");
+        Sent third = chat.send(first.threadId(), "three");
+        chat.awaitState(third, "completed");
+
+        assertThat(chat.notices(first.threadId(), first.messageId())).as("a first turn has nothing to lose").isEmpty();
+        assertThat(chat.notices(first.threadId(), second.messageId())).containsExactly(Notices.CONTEXT_CHANGED);
+        assertThat(chat.notices(first.threadId(), third.messageId())).containsExactly(Notices.CONTEXT_CHANGED);
+        assertThat(chat.answer(first.threadId(), third.messageId())).isEqualTo("three");
+        // each turn is answered in a fresh context, which the next turn carries
+        String sentWithSecond = sends("forgetful", second.messageId()).get(0).contextId();
+        String sentWithThird = sends("forgetful", third.messageId()).get(0).contextId();
+        assertThat(sentWithSecond).isNotNull();
+        assertThat(sentWithThird).as("the new context is kept").isNotNull().isNotEqualTo(sentWithSecond);
+    }
+
+    // ================= no artifact =================
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void aTaskThatCompletesWithNoArtifactTextPostsTheNotice(ProtocolVersion v) {
+        Sent sent = chat.newThread(channel(v), "/empty");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly("The agent finished without any output.");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isNull();
+    }
+
+    // ================= how a stream ends =================
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void aStreamThatEndsOnAStatusUpdateIsSettledByGetTaskAfterTheSettleDelay(ProtocolVersion v) {
+        Sent sent = chat.newThread(channel(v), "settle me");
+
+        chat.awaitState(sent, "completed");
+        List<RecordedRequest> after = after(channel(v), sent.messageId());
+        assertThat(after).extracting(RecordedRequest::rpcMethod)
+                .containsExactly(v == ProtocolVersion.V1_0 ? "GetTask" : "tasks/get");
+        assertThat(Duration.between(sends(channel(v), sent.messageId()).get(0).receivedAt(), after.get(0).receivedAt()))
+                .isGreaterThanOrEqualTo(SETTLE_DELAY);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void aStreamThatEndsWithTheFullSettledTaskNeedsNoGetTask(ProtocolVersion v) {
+        Sent sent = chat.newThread(channel(v), "/fulltask\nsettled properly");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("settled properly");
+        assertThat(after(channel(v), sent.messageId())).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void aStreamThatEndsCleanlyWhileTheTaskRunsIsReadWithGetTaskThenFollowedWithSubscribeToTask(ProtocolVersion v) {
+        Sent sent = chat.newThread(channel(v), "/end 1 /slow 800\nstill going");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("still going");
+        assertThat(sends(channel(v), sent.messageId())).hasSize(1);
+        List<RecordedRequest> after = after(channel(v), sent.messageId());
+        assertThat(after).extracting(RecordedRequest::rpcMethod).startsWith(
+                v == ProtocolVersion.V1_0 ? "GetTask" : "tasks/get",
+                v == ProtocolVersion.V1_0 ? "SubscribeToTask" : "tasks/resubscribe");
+        assertThat(Duration.between(sends(channel(v), sent.messageId()).get(0).receivedAt(), after.get(0).receivedAt()))
+                .isGreaterThanOrEqualTo(SETTLE_DELAY);
+    }
+
+    @ParameterizedTest
+    @EnumSource(ProtocolVersion.class)
+    void aStreamDroppedMidWayIsReadWithGetTaskThenFollowedWhileTheTaskRuns(ProtocolVersion v) {
+        Sent sent = chat.newThread(channel(v), "/drop 2 /stream 4 250\nsurvives the drop");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("survives the drop");
+        assertThat(sends(channel(v), sent.messageId())).as("a known task is never sent again").hasSize(1);
+        assertThat(after(channel(v), sent.messageId())).extracting(RecordedRequest::rpcMethod).startsWith(
+                v == ProtocolVersion.V1_0 ? "GetTask" : "tasks/get",
+                v == ProtocolVersion.V1_0 ? "SubscribeToTask" : "tasks/resubscribe");
+    }
+
+    @Test
+    void aStreamDroppedAfterTheTaskFinishedIsSettledByGetTaskAlone() {
+        Sent sent = chat.newThread("v10", "/drop 3 /echo\nfinished anyway");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("finished anyway");
+        assertThat(after("v10", sent.messageId())).extracting(RecordedRequest::rpcMethod).containsExactly("GetTask");
+    }
+
+    @Test
+    void aStreamSilentForLongerThanTheSilenceLimitIsCutAndTheTaskReadAgain() {
+        Sent sent = chat.newThread("v10", "/mute 2 /slow 200\nsaid nothing on the stream");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("said nothing on the stream");
+        List<RecordedRequest> after = after("v10", sent.messageId());
+        assertThat(after).extracting(RecordedRequest::rpcMethod).containsExactly("GetTask");
+        assertThat(Duration.between(sends("v10", sent.messageId()).get(0).receivedAt(), after.get(0).receivedAt()))
+                .as("cut after the silence limit").isGreaterThanOrEqualTo(SILENCE_LIMIT.minus(SLACK));
+    }
+
+    @Test
+    void aStreamWithAnEventWithinEverySilenceLimitIsNeverCut() {
+        // working updates every 500 ms for 3 s: the silence limit (1.5 s) never passes without an event,
+        // though none of them changes what the thread shows
+        Sent sent = chat.newThread("v10", "/heartbeat 6 500\nlong tool call done");
+
+        chat.awaitState(sent, "completed");
+        assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("long tool call done");
+        List<RecordedRequest> after = after("v10", sent.messageId());
+        assertThat(after).extracting(RecordedRequest::rpcMethod).as("only the settling read, at the end")
+                .containsExactly("GetTask");
+        assertThat(Duration.between(sends("v10", sent.messageId()).get(0).receivedAt(), after.get(0).receivedAt()))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(3000));
+    }
+
+    @Test
+    void aTaskWithNoSignOfLifeForTooLongAfterItsStreamWasLostIsCancelled() {
+        Sent sent = chat.newThread("v10", "/drop 2 /slow 60000\nnever");
+
+        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        assertThat(post.state()).isEqualTo("canceled");
+        assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.NO_SIGN_OF_LIFE);
+        List<RecordedRequest> after = after("v10", sent.messageId());
+        assertThat(after).extracting(RecordedRequest::rpcMethod).contains("GetTask", "SubscribeToTask").last()
+                .isEqualTo("CancelTask");
+        RecordedRequest cancel = after.get(after.size() - 1);
+        assertThat(Duration.between(sends("v10", sent.messageId()).get(0).receivedAt(), cancel.receivedAt()))
+                .isGreaterThanOrEqualTo(NO_SIGN_OF_LIFE.minus(SLACK));
+    }
+
+    // ================= helpers =================
+
+    private List<RecordedRequest> sends(String agent, String messageId) {
+        return bridge.recorder(agent).rpcRequests().stream().filter(r -> messageId.equals(r.messageId())).toList();
+    }
+
+    /** The calls after the last send of {@code messageId} that are not sends (GetTask, SubscribeToTask, CancelTask…). */
+    private List<RecordedRequest> after(String agent, String messageId) {
+        List<RecordedRequest> all = bridge.recorder(agent).rpcRequests();
+        List<RecordedRequest> sends = sends(agent, messageId);
+        return all.subList(all.indexOf(sends.get(sends.size() - 1)) + 1, all.size()).stream()
+                .filter(r -> r.messageId() == null).toList();
+    }
+}
