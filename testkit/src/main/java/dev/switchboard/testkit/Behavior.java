@@ -315,6 +315,19 @@ public sealed interface Behavior {
         }
     }
 
+    /** Behaves as {@code then}, with a {@code Retry-After: seconds} header on the response. */
+    record RetryAfter(long seconds, Behavior then) implements Behavior {
+        public RetryAfter {
+            require(seconds >= 0, "/retryafter needs seconds >= 0, got " + seconds);
+            require(then != null, "/retryafter needs a behaviour to go on with");
+        }
+
+        @Override
+        public String directive() {
+            return "/retryafter " + seconds + " " + then.directive();
+        }
+    }
+
     /** Answers with a redirect ({@code status}, 3xx) to {@code location}, and runs nothing. */
     record Redirect(int status, String location) implements Behavior {
         public Redirect {
@@ -508,6 +521,11 @@ public sealed interface Behavior {
             case "/orphan" -> {
                 String[] args = rest.split("\\s+", 2);
                 yield new Orphan(integer(args[0], name), task(args.length > 1 ? parse(args[1]) : new Echo(), name));
+            }
+            case "/retryafter" -> {
+                String[] args = rest.split("\\s+", 2);
+                require(args.length > 1, "/retryafter needs seconds and a directive, got '" + rest + "'");
+                yield new RetryAfter(number(args[0], name), parse(args[1]));
             }
             case "/redirect" -> {
                 String[] args = words(rest, 2, 2, name);

@@ -43,6 +43,11 @@ final class RpcCall {
         response.end("testkit: HTTP " + status);
     }
 
+    /** Adds a header to the response, whatever it turns out to be. */
+    void header(String name, String value) {
+        ctx.response().putHeader(name, value);
+    }
+
     /** A redirect to {@code location}, no body. */
     void redirect(int status, String location) {
         ctx.response().setStatusCode(status).putHeader("Location", location).putHeader("Content-Type", "text/plain")

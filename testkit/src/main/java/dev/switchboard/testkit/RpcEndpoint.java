@@ -154,6 +154,9 @@ final class RpcEndpoint implements Handler<RoutingContext> {
             call.error(error.code(), error.message());
         } else if (behavior instanceof Behavior.HttpStatus status) {
             call.httpStatus(status.status(), endpointUrl);
+        } else if (behavior instanceof Behavior.RetryAfter retryAfter) {
+            call.header("Retry-After", Long.toString(retryAfter.seconds()));
+            perform(call, send, retryAfter.then(), text, streaming, sendNumber);
         } else if (behavior instanceof Behavior.Redirect redirect) {
             call.redirect(redirect.status(), redirect.location());
         } else if (behavior instanceof Behavior.BareMessage) {

@@ -173,6 +173,21 @@ class ContractBreakingTest extends AgentTestSupport {
     }
 
     @Test
+    void retryAfterAddsTheHeaderToWhateverTheRestAnswers() {
+        WireClient client = client(ProtocolVersion.V1_0);
+
+        HttpResponse<String> unavailable = client.post(client.request("SendMessage",
+                WireClient.params(client.message("/retryafter 7 /http 503"))));
+        HttpResponse<String> busy = client.post(client.request("SendMessage",
+                WireClient.params(client.message("/retryafter 3 /busy 1"))));
+
+        assertThat(unavailable.statusCode()).isEqualTo(503);
+        assertThat(unavailable.headers().firstValue("Retry-After")).hasValue("7");
+        assertThat(WireClient.parse(busy.body()).path("error").path("code").asInt()).isEqualTo(-32004);
+        assertThat(busy.headers().firstValue("Retry-After")).hasValue("3");
+    }
+
+    @Test
     void redirectPointsElsewhereAndRunsNothing() {
         WireClient client = client(ProtocolVersion.V1_0);
         int before = agent.recorder().executedMessageIds().size();
@@ -302,7 +317,7 @@ class ContractBreakingTest extends AgentTestSupport {
     void newDirectivesReadBackFromTheirOwnDirective() {
         for (String d : List.of("/busy 3 /slow 5", "/first 2 /http 503", "/orphan 503 /echo", "/redirect 307 http://x/",
                 "/noids /echo", "/nocontext /echo", "/end 1 /slow 5", "/mute 2 /echo", "/fulltask /echo", "/vanish 2",
-                "/chaos 10 20 30 /stream 2 5", "/auth 100", "/askdata", "/heartbeat 3 50")) {
+                "/chaos 10 20 30 /stream 2 5", "/auth 100", "/askdata", "/heartbeat 3 50", "/retryafter 5 /http 503")) {
             assertThat(Behavior.parse(Behavior.parse(d).directive())).as(d).isEqualTo(Behavior.parse(d));
         }
         assertThatThrownBy(() -> Behavior.parse("/end 0")).hasMessageContaining(">= 1");

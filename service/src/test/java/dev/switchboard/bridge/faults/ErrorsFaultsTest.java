@@ -260,6 +260,32 @@ class ErrorsFaultsTest {
                 .as("given up after responseHeaders").isGreaterThanOrEqualTo(RESPONSE_HEADERS);
     }
 
+    // ================= Retry-After =================
+
+    @Test
+    void aRetryAfterIsHonouredOnReconnectsUpToTheCap() {
+        // 1 s, longer than the 300 ms backoff; a day, capped at retryAfterMax (2 s); and on a busy refusal
+        Sent second = chat.newThread("v10", "/first 1 /retryafter 1 /http 503\nafter a second");
+        Sent day = chat.newThread("v10", "/first 1 /retryafter 86400 /http 503\nnot a day later");
+        Sent busy = chat.newThread("v10", "/retryafter 1 /busy 1\nbusy for a second");
+
+        for (Sent s : List.of(second, day, busy)) {
+            chat.awaitState(s, "completed");
+        }
+        assertThat(gap("v10", second.messageId())).isGreaterThanOrEqualTo(Duration.ofSeconds(1))
+                .isLessThan(Duration.ofSeconds(2));
+        assertThat(gap("v10", day.messageId())).as("capped at retryAfterMax")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(2)).isLessThan(Duration.ofSeconds(4));
+        assertThat(gap("v10", busy.messageId())).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+    }
+
+    /** The time between the first two sends of a messageId. */
+    private Duration gap(String agent, String messageId) {
+        List<RecordedRequest> sends = sends(agent, messageId);
+        assertThat(sends).hasSizeGreaterThanOrEqualTo(2);
+        return Duration.between(sends.get(0).receivedAt(), sends.get(1).receivedAt());
+    }
+
     // ================= helpers =================
 
     private Sent lastThread;
