@@ -77,6 +77,9 @@ final class EventStream {
         this.onRelease = action;
     }
 
+    /** How long a dropped stream's last events have to reach the peer before the connection goes. */
+    private static final long CUT_DELAY_MS = 100;
+
     synchronized void send(StreamEvent event) {
         if (done) {
             return;
@@ -95,8 +98,16 @@ final class EventStream {
         Future<Void> written = write(event);
         if (shape.dropAfter() > 0 && sent >= shape.dropAfter()) {
             done = true;
-            // Closing at once would discard the events still queued for the socket.
-            written.onComplete(v -> cut());
+            // Closing at once would discard the events still queued for the socket, and a close that lands
+            // with them can make a client drop the whole response: let the peer read them first.
+            io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+            written.onComplete(v -> {
+                if (context == null) {
+                    cut();
+                } else {
+                    context.owner().setTimer(CUT_DELAY_MS, t -> cut());
+                }
+            });
         } else if (ends || shape.endAfter() > 0 && sent >= shape.endAfter()) {
             done = true;
             request.response().end();
@@ -139,10 +150,14 @@ final class EventStream {
         return event;
     }
 
-    /** Drops the connection without a proper end, as if the network failed. */
+    /**
+     * Drops the connection without a proper end, as if the network failed: the events already written
+     * arrive, then the connection closes mid-body. (A reset could make the peer's TCP stack discard
+     * events it had received but not yet read.)
+     */
     synchronized void cut() {
         done = true;
-        request.response().reset();
+        request.connection().close();
         release();
     }
 
