@@ -103,6 +103,9 @@ final class RpcEndpoint implements Handler<RoutingContext> {
     }
 
     private void dispatch(RpcCall call, A2aMethod method, JsonNode params) {
+        if (!options.implemented(method)) {
+            throw failure(JsonRpcError.METHOD_NOT_FOUND, "this agent does not implement " + request(method, call));
+        }
         switch (method) {
             case SEND_MESSAGE -> send(call, params, false);
             case SEND_STREAMING_MESSAGE -> send(call, params, true);
@@ -357,10 +360,6 @@ final class RpcEndpoint implements Handler<RoutingContext> {
     }
 
     private void cancelTask(RpcCall call, JsonNode params) {
-        if (!options.cancelable()) {
-            throw failure(JsonRpcError.METHOD_NOT_FOUND, "this agent does not implement " + call.codec().version().label()
-                    + " task cancellation");
-        }
         TaskQueryParams query = call.codec().readTaskQuery(params);
         AgentTask task = existing(query);
         if (!task.cancel()) {
@@ -391,6 +390,10 @@ final class RpcEndpoint implements Handler<RoutingContext> {
             throw new IllegalArgumentException("params.id is required");
         }
         return store.find(query.id()).orElseThrow(() -> failure(JsonRpcError.TASK_NOT_FOUND, "task not found: " + query.id()));
+    }
+
+    private static String request(A2aMethod method, RpcCall call) {
+        return method.nameIn(call.codec().version()).orElse(method.name());
     }
 
     private static String versionParam(RoutingContext ctx) {

@@ -1,5 +1,6 @@
 package dev.switchboard.testkit;
 
+import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.AgentExtension;
 import dev.switchboard.protocol.model.AgentInterface;
@@ -22,7 +23,8 @@ import java.util.Set;
  * @param interfaceBinding the transport the card's interfaces advertise ({@code JSONRPC}); the agent answers
  *     JSON-RPC at its endpoint whatever the card says, so another value is a card that lies
  * @param extensions the card's {@code capabilities.extensions}, e.g. one marked required
- * @param cancelable when false, CancelTask gets -32601 (not implemented) and the task keeps running
+ * @param unimplemented methods the agent does not implement: calls to them get -32601 (e.g. CancelTask, and the
+ *     task keeps running; SubscribeToTask; ListTasks)
  * @param dedupe when true, a send whose messageId already started a task runs nothing again: it is answered
  *     with that task (a stream follows it), as the agent contract asks of a 1.0 agent
  */
@@ -35,7 +37,7 @@ public record TestAgentOptions(
         List<AgentSkill> skills,
         String interfaceBinding,
         List<AgentExtension> extensions,
-        boolean cancelable,
+        Set<A2aMethod> unimplemented,
         boolean dedupe) {
 
     public TestAgentOptions {
@@ -49,12 +51,13 @@ public record TestAgentOptions(
         skills = skills == null || skills.isEmpty() ? List.of(echoSkill()) : List.copyOf(skills);
         interfaceBinding = interfaceBinding == null || interfaceBinding.isBlank() ? AgentInterface.JSONRPC : interfaceBinding;
         extensions = extensions == null ? List.of() : List.copyOf(extensions);
+        unimplemented = unimplemented == null ? Set.of() : Set.copyOf(unimplemented);
     }
 
-    /** The options as they were before the card quirks: JSON-RPC, no extensions, cancelable, no dedupe. */
+    /** The options as they were before the card quirks: JSON-RPC, no extensions, every method, no dedupe. */
     public TestAgentOptions(String name, String description, Set<ProtocolVersion> versions, boolean streaming,
             Behavior defaultBehavior, List<AgentSkill> skills) {
-        this(name, description, versions, streaming, defaultBehavior, skills, null, null, true, false);
+        this(name, description, versions, streaming, defaultBehavior, skills, null, null, null, false);
     }
 
     /** An echo agent serving A2A 1.0 and 0.3 with streaming. */
@@ -64,27 +67,27 @@ public record TestAgentOptions(
 
     public TestAgentOptions withName(String newName) {
         return new TestAgentOptions(newName, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
-                extensions, cancelable, dedupe);
+                extensions, unimplemented, dedupe);
     }
 
     public TestAgentOptions withDescription(String newDescription) {
         return new TestAgentOptions(name, newDescription, versions, streaming, defaultBehavior, skills, interfaceBinding,
-                extensions, cancelable, dedupe);
+                extensions, unimplemented, dedupe);
     }
 
     public TestAgentOptions withVersions(ProtocolVersion... newVersions) {
         return new TestAgentOptions(name, description, Set.copyOf(Arrays.asList(newVersions)), streaming, defaultBehavior,
-                skills, interfaceBinding, extensions, cancelable, dedupe);
+                skills, interfaceBinding, extensions, unimplemented, dedupe);
     }
 
     public TestAgentOptions withStreaming(boolean newStreaming) {
         return new TestAgentOptions(name, description, versions, newStreaming, defaultBehavior, skills, interfaceBinding,
-                extensions, cancelable, dedupe);
+                extensions, unimplemented, dedupe);
     }
 
     public TestAgentOptions withDefaultBehavior(Behavior newDefault) {
         return new TestAgentOptions(name, description, versions, streaming, newDefault, skills, interfaceBinding,
-                extensions, cancelable, dedupe);
+                extensions, unimplemented, dedupe);
     }
 
     /** The default behaviour given as a directive, e.g. {@code "/stream 5 100"}. */
@@ -94,18 +97,18 @@ public record TestAgentOptions(
 
     public TestAgentOptions withSkills(List<AgentSkill> newSkills) {
         return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, newSkills, interfaceBinding,
-                extensions, cancelable, dedupe);
+                extensions, unimplemented, dedupe);
     }
 
     /** The transport the card's interfaces advertise, e.g. {@code GRPC}: a card with no JSON-RPC interface. */
     public TestAgentOptions withInterfaceBinding(String binding) {
         return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, binding,
-                extensions, cancelable, dedupe);
+                extensions, unimplemented, dedupe);
     }
 
     public TestAgentOptions withExtensions(List<AgentExtension> newExtensions) {
         return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
-                newExtensions, cancelable, dedupe);
+                newExtensions, unimplemented, dedupe);
     }
 
     /** The card lists one extension, with {@code required: true}. */
@@ -113,14 +116,32 @@ public record TestAgentOptions(
         return withExtensions(List.of(new AgentExtension(uri, "required by the testkit agent", true, null)));
     }
 
-    public TestAgentOptions withCancelable(boolean newCancelable) {
+    /** Calls to these methods get -32601, as from an agent that does not implement them. */
+    public TestAgentOptions withUnimplemented(A2aMethod... methods) {
         return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
-                extensions, newCancelable, dedupe);
+                extensions, Set.of(methods), dedupe);
+    }
+
+    /** False: CancelTask gets -32601 and the task keeps running. */
+    public TestAgentOptions withCancelable(boolean cancelable) {
+        Set<A2aMethod> methods = EnumSet.noneOf(A2aMethod.class);
+        methods.addAll(unimplemented);
+        if (cancelable) {
+            methods.remove(A2aMethod.CANCEL_TASK);
+        } else {
+            methods.add(A2aMethod.CANCEL_TASK);
+        }
+        return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
+                extensions, methods, dedupe);
+    }
+
+    public boolean implemented(A2aMethod method) {
+        return !unimplemented.contains(method);
     }
 
     public TestAgentOptions withDedupe(boolean newDedupe) {
         return new TestAgentOptions(name, description, versions, streaming, defaultBehavior, skills, interfaceBinding,
-                extensions, cancelable, newDedupe);
+                extensions, unimplemented, newDedupe);
     }
 
     public boolean serves(ProtocolVersion version) {

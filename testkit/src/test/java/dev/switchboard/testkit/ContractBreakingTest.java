@@ -272,6 +272,20 @@ class ContractBreakingTest extends AgentTestSupport {
                 .isEqualTo("unstoppable");
     }
 
+    @Test
+    void anAgentCanLeaveMethodsUnimplemented() {
+        TestAgent partial = start(TestAgentOptions.echo("partial")
+                .withUnimplemented(A2aMethod.SUBSCRIBE_TO_TASK, A2aMethod.LIST_TASKS));
+        WireClient client = new WireClient(partial.url(), ProtocolVersion.V1_0);
+        JsonNode task = client.sendText("done");
+        ObjectNode id = WireClient.JSON.createObjectNode().put("id", task.path("id").asText());
+
+        assertThat(client.call(A2aMethod.SUBSCRIBE_TO_TASK, id).path("error").path("code").asInt()).isEqualTo(-32601);
+        assertThat(client.call("ListTasks", WireClient.JSON.createObjectNode()).path("error").path("code").asInt())
+                .isEqualTo(-32601);
+        assertThat(WireClient.state(client.call(A2aMethod.GET_TASK, id).get("result"))).isEqualTo(TaskState.COMPLETED);
+    }
+
     @ParameterizedTest
     @EnumSource(ProtocolVersion.class)
     void aDedupingAgentAnswersARepeatedMessageIdWithTheTaskItStartedAndRunsItOnce(ProtocolVersion version) {

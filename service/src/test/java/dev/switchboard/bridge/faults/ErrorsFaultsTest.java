@@ -156,21 +156,26 @@ class ErrorsFaultsTest {
 
     // ================= another 4xx before any event; 3xx =================
 
-    @ParameterizedTest
-    @ValueSource(ints = {400, 404, 422})
-    void anotherClientErrorIsRetriedThenFailsAfterGiveUpAfter(int status) {
-        Sent sent = chat.newThread("v10", "/http " + status);
-
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
-        assertThat(post.state()).isEqualTo("not_delivered");
-        List<String> notices = chat.notices(sent.threadId(), sent.messageId());
-        assertThat(notices).containsExactly(Notices.refused("the agent did not accept it"));
-        List<RecordedRequest> sends = sends("v10", sent.messageId());
-        assertThat(sends).as("retried").hasSizeGreaterThanOrEqualTo(3);
-        Post notice = chat.posts(sent.threadId(), sent.messageId(), "notice").get(0);
-        assertThat(Duration.between(sends.get(0).receivedAt(), notice.createdAt()))
-                .as("failed after giveUpAfter").isGreaterThanOrEqualTo(GIVE_UP_AFTER.minus(SLACK));
-        assertNoMoreSends("v10", sent.messageId(), sends.size());
+    @Test
+    void anotherClientErrorIsRetriedThenFailsAfterGiveUpAfter() {
+        // each status in a thread of its own, all at once (each takes giveUpAfter)
+        Map<Integer, Sent> sent = new java.util.LinkedHashMap<>();
+        for (int status : new int[] {400, 404, 422}) {
+            sent.put(status, chat.newThread("v10", "/http " + status));
+        }
+        for (var e : sent.entrySet()) {
+            Sent s = e.getValue();
+            Post post = chat.awaitFinal(s, Duration.ofSeconds(15));
+            assertThat(post.state()).as("HTTP %d", e.getKey()).isEqualTo("not_delivered");
+            assertThat(chat.notices(s.threadId(), s.messageId())).as("HTTP %d", e.getKey())
+                    .containsExactly(Notices.refused("the agent did not accept it"));
+            List<RecordedRequest> sends = sends("v10", s.messageId());
+            assertThat(sends).as("HTTP %d retried", e.getKey()).hasSizeGreaterThanOrEqualTo(3);
+            Post notice = chat.posts(s.threadId(), s.messageId(), "notice").get(0);
+            assertThat(Duration.between(sends.get(0).receivedAt(), notice.createdAt()))
+                    .as("HTTP %d failed after giveUpAfter", e.getKey()).isGreaterThanOrEqualTo(GIVE_UP_AFTER.minus(SLACK));
+            assertNoMoreSends("v10", s.messageId(), sends.size());
+        }
     }
 
     @Test

@@ -14,7 +14,9 @@ import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,7 +24,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The seed's Replies table and the Methods that settle a turn (GetTask, SubscribeToTask, CancelTask after
@@ -60,22 +61,31 @@ class RepliesFaultsTest {
 
     // ================= a bare Message; events without ids =================
 
-    @ParameterizedTest
-    @ValueSource(strings = {"/message", "/noids", "/nocontext"})
-    void aReplyThatNamesNoTaskIsAnUnknownOutcomeSentAgainUntilItFails(String directive) {
-        Sent sent = chat.newThread("v10", directive + "\nnobody will see this");
-
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
-        assertThat(post.state()).isEqualTo("not_delivered");
-        assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.unreachable());
-        assertThat(chat.answer(sent.threadId(), sent.messageId())).as("text outside artifacts is never shown").isNull();
-        List<RecordedRequest> sends = sends("v10", sent.messageId());
-        assertThat(sends).as("sent again, with the same messageId").hasSizeGreaterThanOrEqualTo(3);
-        Post notice = chat.posts(sent.threadId(), sent.messageId(), "notice").get(0);
-        assertThat(Duration.between(sends.get(0).receivedAt(), notice.createdAt())).isGreaterThanOrEqualTo(GIVE_UP_AFTER);
-        if (!directive.equals("/message")) {
-            assertThat(bridge.recorder("v10").executedMessageIds().stream().filter(sent.messageId()::equals).count())
-                    .as("the task ran on every send: it may run again").isEqualTo(sends.size());
+    @Test
+    void aReplyThatNamesNoTaskIsAnUnknownOutcomeSentAgainUntilItFails() {
+        // a bare Message, events without task or context ids, events without a contextId: each in a thread of
+        // its own, all at once (each takes giveUpAfter)
+        Map<String, Sent> sent = new LinkedHashMap<>();
+        for (String directive : List.of("/message", "/noids", "/nocontext")) {
+            sent.put(directive, chat.newThread("v10", directive + "\nnobody will see this"));
+        }
+        for (var e : sent.entrySet()) {
+            String directive = e.getKey();
+            Sent s = e.getValue();
+            Post post = chat.awaitFinal(s, Duration.ofSeconds(15));
+            assertThat(post.state()).as(directive).isEqualTo("not_delivered");
+            assertThat(chat.notices(s.threadId(), s.messageId())).as(directive).containsExactly(Notices.unreachable());
+            assertThat(chat.answer(s.threadId(), s.messageId())).as("%s: text outside artifacts is never shown", directive)
+                    .isNull();
+            List<RecordedRequest> sends = sends("v10", s.messageId());
+            assertThat(sends).as("%s: sent again, with the same messageId", directive).hasSizeGreaterThanOrEqualTo(3);
+            Post notice = chat.posts(s.threadId(), s.messageId(), "notice").get(0);
+            assertThat(Duration.between(sends.get(0).receivedAt(), notice.createdAt())).as(directive)
+                    .isGreaterThanOrEqualTo(GIVE_UP_AFTER);
+            if (!directive.equals("/message")) {
+                assertThat(bridge.recorder("v10").executedMessageIds().stream().filter(s.messageId()::equals).count())
+                        .as("%s: the task ran on every send: it may run again", directive).isEqualTo(sends.size());
+            }
         }
     }
 
