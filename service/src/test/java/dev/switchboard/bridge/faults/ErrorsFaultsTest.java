@@ -97,14 +97,18 @@ class ErrorsFaultsTest {
     @ParameterizedTest
     @EnumSource(ProtocolVersion.class)
     void busyIsSentAgainWithTheSameMessageIdAndTheThreadIsToldOnceAfterBusyNoticeAfter(ProtocolVersion v) {
-        // six refusals, 300 ms apart: longer than busyNoticeAfter (1 s)
-        Sent sent = chat.newThread(channel(v), "/busy 6\npatience");
+        // twelve refusals, 300 ms apart: longer than busyNoticeAfter (1 s), and than giveUpAfter (3 s), which
+        // does not apply: a busy agent is waited for as long as it takes
+        Sent sent = chat.newThread(channel(v), "/busy 12\npatience");
 
+        chat.awaitState(sent, "retrying");
         Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
         assertThat(post.state()).isEqualTo("completed");
         assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("patience");
         List<RecordedRequest> sends = sends(channel(v), sent.messageId());
-        assertThat(sends).as("six refused, the seventh taken").hasSize(7)
+        assertThat(Duration.between(sends.get(0).receivedAt(), sends.get(sends.size() - 1).receivedAt()))
+                .isGreaterThan(GIVE_UP_AFTER);
+        assertThat(sends).as("twelve refused, the thirteenth taken").hasSize(13)
                 .allSatisfy(r -> assertThat(r.contextId()).as("a first turn has no context").isNull());
         assertThat(bridge.recorder(channel(v)).executedMessageIds()).containsOnlyOnce(sent.messageId());
         for (int i = 1; i < sends.size(); i++) {

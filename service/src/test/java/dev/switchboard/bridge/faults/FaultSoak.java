@@ -44,6 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * while the service, a separate process ({@code switchboard-app.jar serve}), is killed with SIGKILL
  * {@value #RESTARTS} times and started again on the same store.
  *
+ * <p>People write two messages at a time, so one turn runs while the next is queued behind it.
+ *
  * <p>Must hold: 0 lost turns (every accepted message ends with exactly one final outcome, and a
  * completed one with exactly its answer) and 0 messageIds run twice (the agent, as the contract asks
  * of a 1.0 agent, treats a repeated messageId as the same turn, and counts what it executed).
@@ -146,8 +148,8 @@ class FaultSoak {
         }
         List<String> threads = firsts.stream().map(FaultChat.Sent::threadId).toList();
 
-        // the people: each writes its next message when the last one has ended, and writes again (same
-        // messageId) when the service was down; the killer kills whenever another tenth of the turns has ended
+        // the people: each writes its next messages when the last ones have ended, and writes again (same
+        // messageId) when the service was down; the killer kills whenever another eleventh of the turns has ended
         AtomicInteger ended = new AtomicInteger();
         AtomicInteger restarts = new AtomicInteger();
         int perThread = TURNS / THREADS;
@@ -161,14 +163,21 @@ class FaultSoak {
                 FaultChat c = new FaultChat(chat.base());
                 awaitFinal(c, threadId, firstId);
                 ended.incrementAndGet();
-                for (int k = 1; k < perThread; k++) {
-                    String messageId = "soak-" + n + "-" + k;
-                    String text = "thread " + n + ", turn " + k;
-                    texts.put(messageId, text);
-                    threadOf.put(messageId, threadId);
-                    post(c, threadId, messageId, text);
-                    awaitFinal(c, threadId, messageId);
-                    ended.incrementAndGet();
+                // two messages at a time: the second queues behind the first, across kills too
+                for (int k = 1; k < perThread; k += 2) {
+                    List<String> pair = new ArrayList<>();
+                    for (int j = k; j < Math.min(k + 2, perThread); j++) {
+                        String messageId = "soak-" + n + "-" + j;
+                        String text = "thread " + n + ", turn " + j;
+                        texts.put(messageId, text);
+                        threadOf.put(messageId, threadId);
+                        post(c, threadId, messageId, text);
+                        pair.add(messageId);
+                    }
+                    for (String messageId : pair) {
+                        awaitFinal(c, threadId, messageId);
+                        ended.incrementAndGet();
+                    }
                 }
                 return null;
             }));
