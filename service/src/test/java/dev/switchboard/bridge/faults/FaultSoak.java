@@ -60,7 +60,7 @@ class FaultSoak {
     static final int TURNS = 500;
     static final int RESTARTS = 10;
     /** Percentages of sends that are cut, answered 503, answered -32004. */
-    static final String CHAOS = "/chaos 15 10 10 /stream 3 60";
+    static final String CHAOS = "/chaos 20 15 15 /stream 3 60";
     private static final Duration TURN_DEADLINE = Duration.ofMinutes(3);
     private static final Duration RUN_DEADLINE = Duration.ofMinutes(12);
 
