@@ -31,12 +31,6 @@ public final class TestHttp implements AutoCloseable {
         this.base = base;
     }
 
-    /** A client speaking HTTP/2 over cleartext (prior knowledge), where hanging up can mean resetting one stream. */
-    public static TestHttp http2(Vertx vertx, String base) {
-        return new TestHttp(vertx, base, new HttpClientOptions().setProtocolVersion(io.vertx.core.http.HttpVersion.HTTP_2)
-                .setHttp2ClearTextUpgrade(false));
-    }
-
     public String base() {
         return base;
     }
