@@ -82,9 +82,11 @@ class JavaSdkThroughGatewayTest {
                 .clientConfig(new ClientConfig.Builder().setStreaming(streaming).build())
                 .withTransport(JSONRPCTransport.class, new JSONRPCTransportConfig())
                 .addConsumer(consumer)
-                // a2a-java reports a stream's normal end as accept(null)
+                // a2a-java reports a stream's normal end as accept(null). It also cancels its own request as soon
+                // as it sees the final event (SSEEventListener), and the JDK may report that as a read error:
+                // only failures before the final event count
                 .streamingErrorHandler(error -> {
-                    if (error != null) {
+                    if (error != null && !sawFinal()) {
                         streamErrors.add(error);
                     }
                 })
@@ -145,11 +147,7 @@ class JavaSdkThroughGatewayTest {
             client.close();
         }
 
-        // a2a-java cancels its own request as soon as it sees the final event (SSEEventListener); over
-        // HTTP/2 (its JDK client upgrades via h2c, which the gateway's server accepts) the JDK reports that
-        // cancel as "Stream N cancelled". That one is the client's doing; anything else is a real failure.
-        assertThat(streamErrors).allSatisfy(e ->
-                assertThat(e).isInstanceOf(java.io.IOException.class).hasMessageMatching("Stream \\d+ cancelled"));
+        assertThat(streamErrors).isEmpty();
         assertThat(events.get(0)).isInstanceOf(TaskEvent.class);
         StringBuilder streamed = new StringBuilder();
         events.stream()
@@ -160,5 +158,10 @@ class JavaSdkThroughGatewayTest {
         TaskUpdateEvent last = (TaskUpdateEvent) events.get(events.size() - 1);
         assertThat(last.getTask().getStatus().state()).isEqualTo(TaskState.COMPLETED);
         assertThat(rpcCalls()).extracting(RecordedRequest::rpcMethod).containsExactly("message/stream");
+    }
+
+    private boolean sawFinal() {
+        return events.stream().anyMatch(e -> e instanceof TaskUpdateEvent u
+                && u.getUpdateEvent() instanceof TaskStatusUpdateEvent st && st.isFinal());
     }
 }
