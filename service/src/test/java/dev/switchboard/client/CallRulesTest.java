@@ -13,58 +13,19 @@ import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.Task;
 import dev.switchboard.protocol.model.TaskState;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The reply and transport rules of the non-streaming calls and the card fetch, each against a server built to break it. */
-class CallRulesTest {
-
-    static Vertx vertx;
-    static A2aAgentClient client;
-    /** For the timeout rules only: a short limit everywhere else would make the suite flaky on a busy machine. */
-    static A2aAgentClient hasty;
-    private final List<StubServer> servers = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        vertx = Vertx.vertx();
-        client = new A2aAgentClient(vertx, Duration.ofSeconds(10));
-        hasty = new A2aAgentClient(vertx, Duration.ofMillis(300));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        client.close().toCompletionStage().toCompletableFuture().get();
-        hasty.close().toCompletionStage().toCompletableFuture().get();
-        vertx.close().toCompletionStage().toCompletableFuture().get();
-    }
-
-    @AfterEach
-    void closeServers() throws Exception {
-        for (StubServer s : servers) {
-            s.close();
-        }
-    }
-
-    private StubServer server(Handler<HttpServerRequest> handler) throws Exception {
-        StubServer s = StubServer.start(vertx, handler);
-        servers.add(s);
-        return s;
-    }
+class CallRulesTest extends StubServerTest {
 
     private static AgentEndpoint endpoint(StubServer s) {
         return new AgentEndpoint(s.url("/"), ProtocolVersion.V1_0, Map.of("X-User-Id", "u-42"));

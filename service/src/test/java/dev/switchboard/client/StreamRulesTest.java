@@ -14,53 +14,14 @@ import dev.switchboard.protocol.model.SendMessageParams;
 import dev.switchboard.protocol.model.Task;
 import dev.switchboard.protocol.model.TaskState;
 import io.vertx.core.Handler;
-import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The stream rules, each against a server built to break it. */
-class StreamRulesTest {
-
-    static Vertx vertx;
-    static A2aAgentClient client;
-    /** For the timeout rules only: a short limit everywhere else would make the suite flaky on a busy machine. */
-    static A2aAgentClient hasty;
-    private final List<StubServer> servers = new ArrayList<>();
-
-    @BeforeAll
-    static void start() {
-        vertx = Vertx.vertx();
-        client = new A2aAgentClient(vertx, Duration.ofSeconds(10));
-        hasty = new A2aAgentClient(vertx, Duration.ofMillis(300));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        client.close().toCompletionStage().toCompletableFuture().get();
-        hasty.close().toCompletionStage().toCompletableFuture().get();
-        vertx.close().toCompletionStage().toCompletableFuture().get();
-    }
-
-    @AfterEach
-    void closeServers() throws Exception {
-        for (StubServer s : servers) {
-            s.close();
-        }
-    }
-
-    private StubServer server(Handler<HttpServerRequest> handler) throws Exception {
-        StubServer s = StubServer.start(vertx, handler);
-        servers.add(s);
-        return s;
-    }
+class StreamRulesTest extends StubServerTest {
 
     /** Sends a streaming message to a server answering with {@code handler}. */
     private RecordingListener stream(Handler<HttpServerRequest> handler) throws Exception {

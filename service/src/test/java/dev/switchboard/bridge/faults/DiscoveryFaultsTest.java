@@ -4,12 +4,11 @@ import static dev.switchboard.bridge.faults.FaultBridge.GIVE_UP_AFTER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.faults.FaultChat.Post;
-import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.http.HttpServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -17,30 +16,22 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The seed's Discovery and transport table against agents whose cards break it: no streaming, no
  * JSON-RPC interface, a required extension the a2a dialect does not speak, no card at all, and a
  * backend that rejects the credentials at the card fetch.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class DiscoveryFaultsTest {
+class DiscoveryFaultsTest extends FaultTest {
 
-    FaultBridge bridge;
-    FaultChat chat;
     HttpServer locked;
     HttpServer cardless;
     final AtomicInteger lockedCalls = new AtomicInteger();
     final List<Instant> cardFetches = new CopyOnWriteArrayList<>();
 
-    @BeforeAll
-    void start(@TempDir Path dir) {
-        FaultBridge.Builder builder = FaultBridge.builder(dir.resolve("discovery.db"));
+    @Override
+    FaultBridge.Builder agents(FaultBridge.Builder builder) {
         // a backend that answers every call, the card fetch included, with 401
         locked = builder.vertx().createHttpServer().requestHandler(req -> {
             lockedCalls.incrementAndGet();
@@ -53,21 +44,12 @@ class DiscoveryFaultsTest {
             }
             req.response().setStatusCode(404).end();
         }).listen(0, "127.0.0.1").await();
-        bridge = builder
+        return builder
                 .agent("nostream", TestAgentOptions.echo("nostream").withStreaming(false))
                 .agent("grpc", TestAgentOptions.echo("grpc").withInterfaceBinding("GRPC"))
                 .agent("extension", TestAgentOptions.echo("extension").withRequiredExtension("https://example.com/ext/secret"))
                 .backend("nocard", "http://127.0.0.1:" + cardless.actualPort() + "/", null)
-                .backend("locked", "http://127.0.0.1:" + locked.actualPort() + "/", null)
-                .start();
-        chat = bridge.chat;
-    }
-
-    @AfterAll
-    void stop() {
-        if (bridge != null) {
-            bridge.close();
-        }
+                .backend("locked", "http://127.0.0.1:" + locked.actualPort() + "/", null);
     }
 
     @Test

@@ -4,25 +4,22 @@ import static dev.switchboard.bridge.faults.FaultBridge.BACKOFF_MAX;
 import static dev.switchboard.bridge.faults.FaultBridge.BUSY_NOTICE_AFTER;
 import static dev.switchboard.bridge.faults.FaultBridge.GIVE_UP_AFTER;
 import static dev.switchboard.bridge.faults.FaultBridge.RESPONSE_HEADERS;
+import static dev.switchboard.bridge.faults.FaultBridge.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.faults.FaultChat.Post;
-import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,34 +29,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  * real HTTP with the contract's durations shortened (15 min → 3 s, 2 min → 1 s, 30 s → 1 s): what the
  * thread shows, and what the agent received.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ErrorsFaultsTest {
+class ErrorsFaultsTest extends FaultTest {
 
     private static final Duration SLACK = Duration.ofMillis(150);
     private static final String CREDENTIALS = "switchboard_credential_rejections_total";
 
-    FaultBridge bridge;
-    FaultChat chat;
-
-    @BeforeAll
-    void start(@TempDir Path dir) {
-        bridge = FaultBridge.builder(dir.resolve("errors.db"))
-                .agent("v10", TestAgentOptions.echo("v10").withVersions(ProtocolVersion.V1_0))
-                .agent("v03", TestAgentOptions.echo("v03").withVersions(ProtocolVersion.V0_3))
-                .agent("trap", TestAgentOptions.echo("trap"))
-                .start();
-        chat = bridge.chat;
-    }
-
-    @AfterAll
-    void stop() {
-        if (bridge != null) {
-            bridge.close();
-        }
-    }
-
-    static String channel(ProtocolVersion v) {
-        return v == ProtocolVersion.V1_0 ? "v10" : "v03";
+    @Override
+    FaultBridge.Builder agents(FaultBridge.Builder builder) {
+        return builder.echoPerVersion()
+                .agent("trap", TestAgentOptions.echo("trap"));
     }
 
     // ================= HTTP 401 or 403, at any call =================
@@ -209,7 +187,7 @@ class ErrorsFaultsTest {
         List<RecordedRequest> calls = callsAbout("v10", sent.messageId(), context);
         assertThat(calls).extracting(RecordedRequest::rpcMethod)
                 .containsExactly("SendStreamingMessage", "ListTasks", "SendStreamingMessage", "GetTask");
-        JsonNode list = FaultChat.read(calls.get(1).body()).path("params");
+        JsonNode list = ChatApi.read(calls.get(1).body()).path("params");
         assertThat(list.path("contextId").asText()).isEqualTo(context);
         assertThat(calls.get(2).messageId()).as("sent again with the same messageId").isEqualTo(sent.messageId());
         assertThat(calls.get(2).contextId()).isEqualTo(context);
@@ -308,10 +286,6 @@ class ErrorsFaultsTest {
         String context = sends("v10", probe.messageId()).get(0).contextId();
         assertThat(context).isNotNull();
         return context;
-    }
-
-    private List<RecordedRequest> sends(String agent, String messageId) {
-        return bridge.recorder(agent).rpcRequests().stream().filter(r -> messageId.equals(r.messageId())).toList();
     }
 
     /** The calls from the first send of {@code messageId} on that are about it or its context (sends, ListTasks, GetTask…). */

@@ -2,25 +2,19 @@ package dev.switchboard.bridge.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.bridge.faults.FaultChat.Post;
-import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.testkit.TestAgentOptions;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * B12: a failed task posts "The agent's task failed." with the category its status message or its
  * metadata code names — context limit, rate limit, authentication, timeout, permission — and never the
  * agent's own words. Also the other ends of a task: rejected and canceled post a notice.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class FailedTaskCategoriesFaultsTest {
+class FailedTaskCategoriesFaultsTest extends FaultTest {
 
     /** directive → the notice the thread must show. */
     private static final List<String[]> CASES = List.of(
@@ -36,22 +30,9 @@ class FailedTaskCategoriesFaultsTest {
             new String[] {"/fail E21 403 on bucket secret-plans", "permission"},
             new String[] {"/fail E22 something odd happened to widget 9", null});
 
-    FaultBridge bridge;
-    FaultChat chat;
-
-    @BeforeAll
-    void start(@TempDir Path dir) {
-        bridge = FaultBridge.builder(dir.resolve("categories.db"))
-                .agent("failing", TestAgentOptions.echo("failing"))
-                .start();
-        chat = bridge.chat;
-    }
-
-    @AfterAll
-    void stop() {
-        if (bridge != null) {
-            bridge.close();
-        }
+    @Override
+    FaultBridge.Builder agents(FaultBridge.Builder builder) {
+        return builder.agent("failing", TestAgentOptions.echo("failing"));
     }
 
     @Test

@@ -1,7 +1,9 @@
 package dev.switchboard.bridge.faults;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.config.ConfigLoader;
+import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -17,8 +19,6 @@ import java.util.regex.Pattern;
  * A Switchboard under test, started in-process from the YAML an operator would write, with the agent
  * contract's durations shortened so that every fault plays out in seconds, and one web channel per
  * misbehaving testkit agent (channel, AgentBackend and Binding {@code web-<name>} share the agent's name).
- *
- * <p>The support of {@code bridge.it} is package-private there, so the faults keep their own, smaller one.
  */
 final class FaultBridge implements AutoCloseable {
 
@@ -32,7 +32,7 @@ final class FaultBridge implements AutoCloseable {
     static final Duration BACKOFF_MAX = Duration.ofMillis(300);
     static final int CANCEL_ATTEMPTS = 3;
 
-    static final String CONTRACT = """
+    private static final String CONTRACT = """
             giveUpAfter: %dms
             busyNoticeAfter: %dms
             silenceLimit: %dms
@@ -47,19 +47,16 @@ final class FaultBridge implements AutoCloseable {
             NO_SIGN_OF_LIFE.toMillis(), RESPONSE_HEADERS.toMillis(), SETTLE_DELAY.toMillis(), BACKOFF_MAX.toMillis(),
             BACKOFF_MAX.toMillis(), CANCEL_ATTEMPTS);
 
-    static final String BOT_USER = "switchboard-bot";
-    static final String BINDING_TOKEN = "binding-token-5e1f";
-
     final Vertx vertx;
     final SwitchboardApp app;
-    final FaultChat chat;
+    final ChatApi chat;
     private final Map<String, TestAgent> agents;
 
     private FaultBridge(Vertx vertx, SwitchboardApp app, Map<String, TestAgent> agents) {
         this.vertx = vertx;
         this.app = app;
         this.agents = agents;
-        this.chat = new FaultChat(app.baseUrl());
+        this.chat = new ChatApi(app.baseUrl());
     }
 
     static Builder builder(Path store) {
@@ -76,6 +73,11 @@ final class FaultBridge implements AutoCloseable {
 
     Recorder recorder(String name) {
         return agent(name).recorder();
+    }
+
+    /** The channel of {@link Builder#echoPerVersion()}'s agent for {@code version}. */
+    static String channel(ProtocolVersion version) {
+        return version == ProtocolVersion.V1_0 ? "v10" : "v03";
     }
 
     /** A counter's value on {@code /metrics} for exactly these labels; 0 when it has not been registered. */
@@ -105,22 +107,14 @@ final class FaultBridge implements AutoCloseable {
         vertx.close().await();
     }
 
-    /** The configuration, built as YAML. */
+    /** The configuration, and the agents it names. */
     static final class Builder {
-        private final Path store;
         private final Vertx vertx = Vertx.vertx();
         private final Map<String, TestAgent> agents = new LinkedHashMap<>();
-        private final StringBuilder resources = new StringBuilder();
-        private String contract = CONTRACT;
+        private final BridgeConfig config;
 
         private Builder(Path store) {
-            this.store = store;
-        }
-
-        /** Replaces the shortened contract durations (YAML lines under {@code contract:}). */
-        Builder contract(String yaml) {
-            this.contract = yaml;
-            return this;
+            this.config = BridgeConfig.server(store, false, CONTRACT);
         }
 
         Builder agent(String name, TestAgentOptions options) {
@@ -138,25 +132,17 @@ final class FaultBridge implements AutoCloseable {
             return backend(name, agent.url(), bindingSpec);
         }
 
+        /** An echo agent per A2A version that serves only that version, on the channel {@link #channel} names. */
+        Builder echoPerVersion() {
+            for (ProtocolVersion v : ProtocolVersion.values()) {
+                agent(channel(v), TestAgentOptions.echo(channel(v)).withVersions(v));
+            }
+            return this;
+        }
+
         /** A channel whose backend is at {@code url} (which need not be a testkit agent's). */
         Builder backend(String name, String url, String bindingSpec) {
-            resources.append("""
-                    ---
-                    apiVersion: switchboard.dev/v1
-                    kind: AgentBackend
-                    metadata: {name: %1$s}
-                    spec:
-                      url: %2$s
-                    ---
-                    apiVersion: switchboard.dev/v1
-                    kind: Binding
-                    metadata: {name: web-%1$s}
-                    spec:
-                      backendRef: {name: %1$s}
-                      chat: {platform: web, channels: [%1$s]}
-                      identity: {userId: %3$s}
-                    %4$s
-                    """.formatted(name, url, BOT_USER, bindingSpec == null ? "" : "  " + bindingSpec.strip()));
+            config.webBackend(name, url, bindingSpec);
             return this;
         }
 
@@ -164,26 +150,9 @@ final class FaultBridge implements AutoCloseable {
             return vertx;
         }
 
-        String yaml() {
-            return """
-                    apiVersion: switchboard.dev/v1
-                    kind: Server
-                    spec:
-                      listen: 127.0.0.1:0
-                      store: sqlite:%s
-                      webChat:
-                        defaultUser: {id: ada, name: Ada Lovelace, email: ada@example.com}
-                      contract:
-                    %s
-                    """.formatted(store, contract.strip().lines().map(l -> "    " + l).reduce((a, b) -> a + "\n" + b)
-                    .orElse("")) + resources;
-        }
-
         FaultBridge start() {
             try {
-                SwitchboardApp app = SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "faults.yaml"))
-                        .await();
-                return new FaultBridge(vertx, app, agents);
+                return new FaultBridge(vertx, config.start(vertx), agents);
             } catch (RuntimeException e) {
                 agents.values().forEach(a -> a.close().await());
                 vertx.close().await();

@@ -1,11 +1,13 @@
 package dev.switchboard.bridge.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.faults.FaultChat.Post;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
@@ -69,23 +71,21 @@ class FaultSoak {
 
     Vertx vertx;
     TestAgent agent;
-    Path config;
     Path logs;
-    int port;
-    volatile Process service;
-    int runs;
+    ServiceProcess service;
 
     @BeforeEach
     void start() throws Exception {
-        assumeTrue(System.getProperty("switchboard.jar") != null,
+        assumeTrue(System.getProperty(ServiceProcess.JAR_PROPERTY) != null,
                 "the fault soak runs in failsafe (-Psoak), which names the packaged jar");
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("chaos").withVersions(ProtocolVersion.V1_0)
                 .withDedupe(true).withDefaultBehavior(CHAOS), 0).await();
+        int port;
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort(); // one port for every run, so the people keep their URL across restarts
         }
-        config = dir.resolve("switchboard.yaml");
+        Path config = dir.resolve("switchboard.yaml");
         Files.writeString(config, """
                 apiVersion: switchboard.dev/v1
                 kind: Server
@@ -115,12 +115,13 @@ class FaultSoak {
                   identity: {userId: soak-bot}
                 """.formatted(port, dir.resolve("soak.db"), agent.url()));
         logs = Files.createDirectories(Path.of("target", "fault-soak"));
+        service = new ServiceProcess(config, logs);
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (service != null && service.isAlive()) {
-            service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        if (service != null) {
+            service.close();
         }
         if (agent != null) {
             agent.close().await();
@@ -133,20 +134,20 @@ class FaultSoak {
     @Test
     void turnsSurviveAChaoticAgentAndSigkillRestarts() throws Exception {
         Instant started = Instant.now();
-        FaultChat chat = startService();
+        ChatApi chat = new ChatApi(service.start());
 
         // every thread is opened before the first kill: a thread-opening POST cut by a kill could not be told apart
-        List<FaultChat.Sent> firsts = new ArrayList<>();
+        List<Sent> firsts = new ArrayList<>();
         Map<String, String> texts = Collections.synchronizedMap(new LinkedHashMap<>()); // messageId → text
         Map<String, String> threadOf = Collections.synchronizedMap(new LinkedHashMap<>());
         for (int t = 0; t < THREADS; t++) {
             String text = "thread " + t + ", turn 0";
-            FaultChat.Sent sent = chat.newThread("chaos", text);
+            Sent sent = chat.newThread("chaos", text);
             firsts.add(sent);
             texts.put(sent.messageId(), text);
             threadOf.put(sent.messageId(), sent.threadId());
         }
-        List<String> threads = firsts.stream().map(FaultChat.Sent::threadId).toList();
+        List<String> threads = firsts.stream().map(Sent::threadId).toList();
 
         // the people: each writes its next messages when the last ones have ended, and writes again (same
         // messageId) when the service was down; the killer kills whenever another eleventh of the turns has ended
@@ -160,7 +161,7 @@ class FaultSoak {
             String threadId = firsts.get(t).threadId();
             String firstId = firsts.get(t).messageId();
             work.add(people.submit(() -> {
-                FaultChat c = new FaultChat(chat.base());
+                ChatApi c = new ChatApi(chat.base());
                 awaitFinal(c, threadId, firstId);
                 ended.incrementAndGet();
                 // two messages at a time: the second queues behind the first, across kills too
@@ -187,8 +188,8 @@ class FaultSoak {
             int target = r * step;
             Awaitility.await("turn " + target + " to end before restart " + r).atMost(RUN_DEADLINE)
                     .pollInterval(Duration.ofMillis(20)).until(() -> ended.get() >= target);
-            kill();
-            startService();
+            service.kill();
+            service.start();
             restarts.incrementAndGet();
         }
         people.shutdown();
@@ -198,7 +199,7 @@ class FaultSoak {
         Duration took = Duration.between(started, Instant.now());
 
         // ================= the figures =================
-        FaultChat c = new FaultChat(chat.base());
+        ChatApi c = new ChatApi(chat.base());
         Map<String, List<Post>> posts = new LinkedHashMap<>();
         threads.forEach(t -> posts.put(t, c.posts(t)));
         List<String> lost = new ArrayList<>();
@@ -251,7 +252,7 @@ class FaultSoak {
         if (user == null) {
             return "not in the thread";
         }
-        if (!FaultChat.FINAL.contains(user.state())) {
+        if (!ChatApi.FINAL.contains(user.state())) {
             return "not ended: " + user.state();
         }
         List<Post> answers = posts.stream().filter(p -> "agent".equals(p.kind()) && messageId.equals(p.turnMessageId()))
@@ -274,12 +275,12 @@ class FaultSoak {
     // ================= a person =================
 
     /** Writes a message, again and again with the same messageId while the service is down, until it is accepted. */
-    private static void post(FaultChat chat, String threadId, String messageId, String text) {
+    private static void post(ChatApi chat, String threadId, String messageId, String text) {
         Awaitility.await("message " + messageId + " accepted").atMost(TURN_DEADLINE).pollDelay(Duration.ZERO)
                 .pollInterval(Duration.ofMillis(100)).until(() -> {
                     try {
-                        HttpResponse<String> r = chat.tryPost("/api/chat/threads/" + threadId + "/messages",
-                                FaultChat.body(text, messageId));
+                        HttpResponse<String> r = chat.trySend("/api/chat/threads/" + threadId + "/messages", text,
+                                messageId);
                         return r.statusCode() == 201;
                     } catch (IOException e) {
                         return false; // the service is down (or died under the call): write it again
@@ -287,7 +288,7 @@ class FaultSoak {
                 });
     }
 
-    private static void awaitFinal(FaultChat chat, String threadId, String messageId) {
+    private static void awaitFinal(ChatApi chat, String threadId, String messageId) {
         try {
             Awaitility.await().atMost(TURN_DEADLINE).pollInterval(Duration.ofMillis(150)).until(() -> {
                 List<Post> posts;
@@ -296,44 +297,10 @@ class FaultSoak {
                 } catch (AssertionError e) {
                     return false; // the service is down
                 }
-                return posts.stream().anyMatch(p -> p.isUser() && p.id().equals(messageId) && FaultChat.FINAL.contains(p.state()));
+                return posts.stream().anyMatch(p -> p.isUser() && p.id().equals(messageId) && ChatApi.FINAL.contains(p.state()));
             });
         } catch (ConditionTimeoutException e) {
             throw new AssertionError("turn " + messageId + " did not end within " + TURN_DEADLINE, e);
         }
-    }
-
-    // ================= the service process =================
-
-    private FaultChat startService() throws Exception {
-        Path jar = Path.of(System.getProperty("switchboard.jar")).toAbsolutePath();
-        if (!Files.isRegularFile(jar)) {
-            fail("the soak runs the packaged service and " + jar + " is missing: run it with -Psoak in verify");
-        }
-        runs++;
-        Path out = logs.resolve("service-" + runs + ".out");
-        Path err = logs.resolve("service-" + runs + ".err");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar.toString(), "serve", "--config", config.toString())
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        service = p;
-        Awaitility.await("the service to listen (run " + runs + ")").atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(50)).until(() -> {
-                    if (!p.isAlive()) {
-                        fail("the service exited with " + p.exitValue() + ":\n" + Files.readString(err));
-                    }
-                    return Files.readString(out).contains("Switchboard is serving on");
-                });
-        return new FaultChat("http://127.0.0.1:" + port);
-    }
-
-    /** SIGKILL: no shutdown hook, no flush, no goodbye to the agent. */
-    private void kill() throws InterruptedException, IOException {
-        Process p = service;
-        p.destroyForcibly();
-        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as("killed by SIGKILL").isEqualTo(137);
     }
 }

@@ -5,48 +5,31 @@ import static dev.switchboard.bridge.faults.FaultBridge.GIVE_UP_AFTER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.faults.FaultChat.Post;
-import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The seed's Methods table, last column: what happens when the agent does not implement SubscribeToTask,
  * ListTasks or GetTask (each answered -32601 by a testkit agent).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class MethodsFaultsTest {
+class MethodsFaultsTest extends FaultTest {
 
-    FaultBridge bridge;
-    FaultChat chat;
-
-    @BeforeAll
-    void start(@TempDir Path dir) {
+    @Override
+    FaultBridge.Builder agents(FaultBridge.Builder builder) {
         TestAgentOptions v10 = TestAgentOptions.echo("v10").withVersions(ProtocolVersion.V1_0);
-        bridge = FaultBridge.builder(dir.resolve("methods.db"))
+        return builder
                 .agent("nosubscribe", v10.withUnimplemented(A2aMethod.SUBSCRIBE_TO_TASK))
                 .agent("nolist", v10.withUnimplemented(A2aMethod.LIST_TASKS))
-                .agent("noget", v10.withUnimplemented(A2aMethod.GET_TASK))
-                .start();
-        chat = bridge.chat;
-    }
-
-    @AfterAll
-    void stop() {
-        if (bridge != null) {
-            bridge.close();
-        }
+                .agent("noget", v10.withUnimplemented(A2aMethod.GET_TASK));
     }
 
     @Test
@@ -89,7 +72,7 @@ class MethodsFaultsTest {
         int before = getTasks();
         Awaitility.await("the turn stays unfinished while GetTask is tried again").during(GIVE_UP_AFTER)
                 .atMost(GIVE_UP_AFTER.plusSeconds(2)).pollInterval(Duration.ofMillis(100))
-                .until(() -> !FaultChat.FINAL.contains(state(sent)));
+                .until(() -> !ChatApi.FINAL.contains(state(sent)));
         assertThat(getTasks() - before).as("read again with a backoff")
                 .isGreaterThanOrEqualTo((int) (GIVE_UP_AFTER.toMillis() / BACKOFF_MAX.toMillis()) / 2);
 
@@ -99,8 +82,7 @@ class MethodsFaultsTest {
     }
 
     private String state(Sent sent) {
-        return chat.posts(sent.threadId()).stream().filter(p -> p.id().equals(sent.messageId())).findFirst()
-                .orElseThrow().state();
+        return chat.userPost(sent.threadId(), sent.messageId()).state();
     }
 
     private int getTasks() {
@@ -109,9 +91,5 @@ class MethodsFaultsTest {
 
     private List<RecordedRequest> calls(String agent) {
         return bridge.recorder(agent).rpcRequests();
-    }
-
-    private List<RecordedRequest> sends(String agent, String messageId) {
-        return calls(agent).stream().filter(r -> messageId.equals(r.messageId())).toList();
     }
 }

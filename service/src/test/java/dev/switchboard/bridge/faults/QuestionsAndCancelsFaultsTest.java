@@ -1,12 +1,14 @@
 package dev.switchboard.bridge.faults;
 
 import static dev.switchboard.bridge.faults.FaultBridge.CANCEL_ATTEMPTS;
+import static dev.switchboard.bridge.faults.FaultBridge.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.faults.FaultChat.Post;
-import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -14,15 +16,10 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,37 +28,18 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ask where questions are not allowed or not answered in time, reject an answer, or refuse to be
  * cancelled: what the thread shows, and the CancelTask calls the agent receives.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class QuestionsAndCancelsFaultsTest {
+class QuestionsAndCancelsFaultsTest extends FaultTest {
 
     private static final Duration QUESTION_TIMEOUT = Duration.ofSeconds(1);
     private static final Duration SLACK = Duration.ofMillis(150);
 
-    FaultBridge bridge;
-    FaultChat chat;
-
-    @BeforeAll
-    void start(@TempDir Path dir) {
-        bridge = FaultBridge.builder(dir.resolve("questions.db"))
-                .agent("v10", TestAgentOptions.echo("v10").withVersions(ProtocolVersion.V1_0))
-                .agent("v03", TestAgentOptions.echo("v03").withVersions(ProtocolVersion.V0_3))
+    @Override
+    FaultBridge.Builder agents(FaultBridge.Builder builder) {
+        return builder.echoPerVersion()
                 .agent("hurry", TestAgentOptions.echo("hurry"),
                         "questions: {allowed: true, timeout: " + QUESTION_TIMEOUT.toMillis() + "ms}")
                 .agent("closed", TestAgentOptions.echo("closed"), "questions: {allowed: false}")
-                .agent("stubborn", TestAgentOptions.echo("stubborn").withCancelable(false))
-                .start();
-        chat = bridge.chat;
-    }
-
-    @AfterAll
-    void stop() {
-        if (bridge != null) {
-            bridge.close();
-        }
-    }
-
-    static String channel(ProtocolVersion v) {
-        return v == ProtocolVersion.V1_0 ? "v10" : "v03";
+                .agent("stubborn", TestAgentOptions.echo("stubborn").withCancelable(false));
     }
 
     // ================= a question and its answer =================
@@ -85,7 +63,7 @@ class QuestionsAndCancelsFaultsTest {
         assertThat(sent.taskId()).as("to the paused task").isNotNull();
         assertThat(sent.contextId()).isNotNull();
         assertThat(first.taskId()).as("a new turn never sets a taskId").isNull();
-        JsonNode parts = FaultChat.read(sent.body()).path("params").path("message").path("parts");
+        JsonNode parts = ChatApi.read(sent.body()).path("params").path("message").path("parts");
         assertThat(parts).as("one text part").hasSize(1);
         assertThat(parts.get(0).path("text").asText()).endsWith("\nAda");
         assertThat(chat.notices(asked.threadId(), asked.messageId())).isEmpty();
@@ -185,10 +163,8 @@ class QuestionsAndCancelsFaultsTest {
                 .until(() -> calls("v10", "GetTask").stream().anyMatch(r -> r.receivedAt().isAfter(sends("v10",
                         paused.messageId()).get(0).receivedAt())));
         String task = taskOf("v10", paused.messageId());
-        assertThat(chat.posts(paused.threadId()).stream().filter(p -> p.id().equals(early.messageId())).findFirst()
-                .orElseThrow().state()).isEqualTo("queued");
-        assertThat(chat.posts(paused.threadId()).stream().filter(p -> p.id().equals(paused.messageId())).findFirst()
-                .orElseThrow().state()).isEqualTo("paused");
+        assertThat(chat.userPost(paused.threadId(), early.messageId()).state()).isEqualTo("queued");
+        assertThat(chat.userPost(paused.threadId(), paused.messageId()).state()).isEqualTo("paused");
 
         // the user signs in elsewhere; the agent moves on; the next typed reply finds it done
         Awaitility.await("the agent to move on").atMost(Duration.ofSeconds(5)).until(() -> "completed".equals(stateOnAgent(task)));
@@ -204,16 +180,12 @@ class QuestionsAndCancelsFaultsTest {
 
     // ================= helpers =================
 
-    private List<RecordedRequest> sends(String agent, String messageId) {
-        return bridge.recorder(agent).rpcRequests().stream().filter(r -> messageId.equals(r.messageId())).toList();
-    }
-
     private List<RecordedRequest> calls(String agent, String method) {
         return bridge.recorder(agent).rpcRequests().stream().filter(r -> method.equals(r.rpcMethod())).toList();
     }
 
     private static String taskIdOf(RecordedRequest call) {
-        return FaultChat.read(call.body()).path("params").path("id").asText();
+        return ChatApi.read(call.body()).path("params").path("id").asText();
     }
 
     /** The task a turn's send started, as the agent's own history says (ListTasks, by messageId). */
@@ -245,7 +217,7 @@ class QuestionsAndCancelsFaultsTest {
                     .POST(HttpRequest.BodyPublishers.ofString(
                             "{\"jsonrpc\":\"2.0\",\"id\":\"test\",\"method\":\"" + method + "\",\"params\":" + params + "}"))
                     .build();
-            return FaultChat.read(HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body());
+            return ChatApi.read(HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body());
         } catch (Exception e) {
             throw new AssertionError(e);
         }

@@ -4,24 +4,20 @@ import static dev.switchboard.bridge.faults.FaultBridge.GIVE_UP_AFTER;
 import static dev.switchboard.bridge.faults.FaultBridge.NO_SIGN_OF_LIFE;
 import static dev.switchboard.bridge.faults.FaultBridge.SETTLE_DELAY;
 import static dev.switchboard.bridge.faults.FaultBridge.SILENCE_LIMIT;
+import static dev.switchboard.bridge.faults.FaultBridge.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.faults.FaultChat.Post;
-import dev.switchboard.bridge.faults.FaultChat.Sent;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,33 +26,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * an hour without a sign of life), against agents whose replies break each rule: what the thread shows
  * and what the agent was asked. Durations shortened: 5 min → 1.5 s, 1 s → 300 ms, 1 h → 3 s, 15 min → 3 s.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RepliesFaultsTest {
+class RepliesFaultsTest extends FaultTest {
 
     private static final Duration SLACK = Duration.ofMillis(150);
 
-    FaultBridge bridge;
-    FaultChat chat;
-
-    @BeforeAll
-    void start(@TempDir Path dir) {
-        bridge = FaultBridge.builder(dir.resolve("replies.db"))
-                .agent("v10", TestAgentOptions.echo("v10").withVersions(ProtocolVersion.V1_0))
-                .agent("v03", TestAgentOptions.echo("v03").withVersions(ProtocolVersion.V0_3))
-                .agent("forgetful", TestAgentOptions.echo("forgetful").withDefaultBehavior("/newcontext"))
-                .start();
-        chat = bridge.chat;
-    }
-
-    @AfterAll
-    void stop() {
-        if (bridge != null) {
-            bridge.close();
-        }
-    }
-
-    static String channel(ProtocolVersion v) {
-        return v == ProtocolVersion.V1_0 ? "v10" : "v03";
+    @Override
+    FaultBridge.Builder agents(FaultBridge.Builder builder) {
+        return builder.echoPerVersion()
+                .agent("forgetful", TestAgentOptions.echo("forgetful").withDefaultBehavior("/newcontext"));
     }
 
     // ================= a bare Message; events without ids =================
@@ -242,10 +219,6 @@ class RepliesFaultsTest {
     }
 
     // ================= helpers =================
-
-    private List<RecordedRequest> sends(String agent, String messageId) {
-        return bridge.recorder(agent).rpcRequests().stream().filter(r -> messageId.equals(r.messageId())).toList();
-    }
 
     /** The calls after the last send of {@code messageId} that are not sends (GetTask, SubscribeToTask, CancelTask…). */
     private List<RecordedRequest> after(String agent, String messageId) {

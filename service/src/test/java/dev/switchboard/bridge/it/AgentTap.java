@@ -1,6 +1,7 @@
 package dev.switchboard.bridge.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.bridge.support.ChatApi;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;

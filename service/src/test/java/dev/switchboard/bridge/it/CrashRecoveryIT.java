@@ -1,11 +1,13 @@
 package dev.switchboard.bridge.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.switchboard.bridge.it.ChatApi.Accepted;
-import dev.switchboard.bridge.it.ChatApi.Post;
+import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -22,7 +24,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,8 +46,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CrashRecoveryIT {
 
-    private static final String JAR_PROPERTY = "switchboard.jar";
-    private static final Pattern SERVING = Pattern.compile("Switchboard is serving on (http://\\S+)");
     private static final long SLOW_MS = 2500;
     private static final Duration SETTLE = Duration.ofSeconds(40);
     /** streamed in 16 pieces over ~10 s, so it is still running when the restarted service follows it again */
@@ -57,30 +56,30 @@ class CrashRecoveryIT {
 
     Vertx vertx;
     TestAgent agent;
-    Path config;
-    Process service;
-    int runs;
+    ServiceProcess service;
 
     @BeforeEach
     void start() throws Exception {
         // surefire may pick this class up through a -Dtest pattern, before package has built a fresh jar
-        assumeTrue(System.getProperty(JAR_PROPERTY) != null,
+        assumeTrue(System.getProperty(ServiceProcess.JAR_PROPERTY) != null,
                 "CrashRecoveryIT runs in failsafe's integration-test phase, which names the packaged jar");
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("slow").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/slow " + SLOW_MS), 0).await();
-        config = dir.resolve("switchboard.yaml");
-        Files.writeString(config, BridgeConfig.server(dir.resolve("crash.db"), false, """
+        Path config = dir.resolve("switchboard.yaml");
+        Files.writeString(config, BridgeConfig.server(dir.resolve("crash.db"), false, BridgeConfig.QUICK_CONTRACT + """
                         giveUpAfter: 2m
                         """)
                 .webAgent("slow", agent.url(), false)
                 .yaml());
+        // kept under target/ so a failure can be read after the run
+        service = new ServiceProcess(config, Path.of("target", "crash-recovery"));
     }
 
     @AfterEach
     void stop() throws Exception {
-        if (service != null && service.isAlive()) {
-            service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        if (service != null) {
+            service.close();
         }
         if (agent != null) {
             agent.close().await();
@@ -97,28 +96,28 @@ class CrashRecoveryIT {
 
         // round 1: five threads, each with a running first turn and a reply queued behind it; a sixth whose answer
         // is streaming in (partly shown when the service dies); a seventh waiting for the answer to a question
-        List<Accepted> firsts = new ArrayList<>();
+        List<Sent> firsts = new ArrayList<>();
         for (int i = 1; i <= 5; i++) {
-            Accepted a = chat.newThread("slow", "thread " + i + ", first");
+            Sent a = chat.newThread("slow", "thread " + i + ", first");
             firsts.add(a);
             accepted.computeIfAbsent(a.threadId(), k -> new ArrayList<>()).add(a.messageId());
         }
-        Accepted streaming = chat.newThread("slow", "/stream 16 600\n" + STREAMED);
+        Sent streaming = chat.newThread("slow", "/stream 16 600\n" + STREAMED);
         accepted.put(streaming.threadId(), new ArrayList<>(List.of(streaming.messageId())));
-        Accepted asking = chat.newThread("slow", "/ask Who goes there?");
+        Sent asking = chat.newThread("slow", "/ask Who goes there?");
         accepted.put(asking.threadId(), new ArrayList<>(List.of(asking.messageId())));
-        for (Accepted a : firsts) {
+        for (Sent a : firsts) {
             accepted.get(a.threadId()).add(chat.send(a.threadId(), "a reply queued behind " + a.messageId()).messageId());
         }
         accepted.get(streaming.threadId()).add(chat.send(streaming.threadId(), "after the stream").messageId());
         // every first turn has its task (the step that saw it is committed): the kill lands mid-task
-        for (Accepted a : firsts) {
+        for (Sent a : firsts) {
             chat.awaitState(a.threadId(), a.messageId(), "running");
         }
         chat.awaitPosts(streaming.threadId(), "part of the streamed answer shown", p -> p.stream()
                 .anyMatch(x -> "agent".equals(x.kind()) && !x.text().isEmpty() && x.text().length() < STREAMED.length()));
         chat.awaitState(asking.threadId(), asking.messageId(), "waiting_for_answer");
-        kill();
+        service.kill();
 
         chat = startService();
         assertThat(resumedSessions()).as("sessions resumed at the restart").isEqualTo(7);
@@ -148,7 +147,7 @@ class CrashRecoveryIT {
             accepted.get(t).add(chat.send(t, "fifth in " + t.substring(0, 8)).messageId());
         }
         List<String> fourths = threads.stream().map(t -> accepted.get(t).get(3)).toList();
-        Accepted opened = chat.newThread("slow", "a thread opened just before the crash");
+        Sent opened = chat.newThread("slow", "a thread opened just before the crash");
         String arriving = opened.threadId();
         accepted.put(arriving, new ArrayList<>(List.of(opened.messageId())));
         String base = chat.base();
@@ -173,7 +172,7 @@ class CrashRecoveryIT {
         }, "arriving-messages");
         poster.start();
         Awaitility.await("one arriving message accepted").atMost(Duration.ofSeconds(10)).until(() -> !answered.isEmpty());
-        kill();
+        service.kill();
         poster.join(20_000);
         accepted.get(arriving).addAll(answered);
 
@@ -194,44 +193,12 @@ class CrashRecoveryIT {
     // ================= the service process =================
 
     private ChatApi startService() throws Exception {
-        Path jar = Path.of(System.getProperty(JAR_PROPERTY)).toAbsolutePath();
-        if (!Files.isRegularFile(jar)) {
-            fail("The crash test runs the packaged service and " + jar + " is missing: run it in the integration-test "
-                    + "phase (./mvnw -pl service verify), after package has built the jar");
-        }
-        runs++;
-        // kept under target/ so a failure can be read after the run
-        Path logs = Files.createDirectories(Path.of("target", "crash-recovery"));
-        Path out = logs.resolve("service-" + runs + ".out");
-        Path err = logs.resolve("service-" + runs + ".err");
-        service = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar.toString(), "serve", "--config", config.toString())
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        String base = Awaitility.await("the service to listen (run " + runs + ")").atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(50))
-                .until(() -> {
-                    if (!service.isAlive()) {
-                        fail("the service exited with " + service.exitValue() + ":\n" + Files.readString(err));
-                    }
-                    Matcher m = SERVING.matcher(Files.readString(out));
-                    return m.find() ? m.group(1) : null;
-                }, b -> b != null);
-        return new ChatApi(base);
-    }
-
-    /** SIGKILL: no shutdown hook, no flush, no goodbye to the agent. */
-    private void kill() throws InterruptedException {
-        service.destroyForcibly();
-        assertThat(service.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(service.exitValue()).as("killed by SIGKILL").isEqualTo(137);
+        return new ChatApi(service.start());
     }
 
     /** What the last start logged about recovery (B14): "resumed N chat session(s) with unfinished turns". */
     private int resumedSessions() throws IOException {
-        Matcher m = Pattern.compile("resumed (\\d+) chat session").matcher(
-                Files.readString(Path.of("target", "crash-recovery", "service-" + runs + ".err")));
+        Matcher m = Pattern.compile("resumed (\\d+) chat session").matcher(service.errors());
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
     }
 
@@ -253,7 +220,7 @@ class CrashRecoveryIT {
             List<String> ids = e.getValue();
             List<Post> posts = chat.awaitPosts(threadId, "every accepted message of " + threadId + " completed", SETTLE,
                     p -> ids.stream().allMatch(id -> p.stream().anyMatch(
-                            x -> x.isUser() && x.id().equals(id) && isFinal(x.state()))));
+                            x -> x.isUser() && x.id().equals(id) && ChatApi.FINAL.contains(x.state()))));
             assertThat(posts).filteredOn(Post::isUser).extracting(Post::id).containsAll(ids);
             for (Post user : posts.stream().filter(Post::isUser).toList()) {
                 assertThat(user.state()).as("the outcome of %s", user.id()).isEqualTo("completed");
@@ -285,10 +252,6 @@ class CrashRecoveryIT {
         Set<String> all = accepted.values().stream().flatMap(List::stream).collect(Collectors.toCollection(LinkedHashSet::new));
         assertThat(all).allSatisfy(id -> assertThat(counts.get(id)).as("sends of %s", id).isEqualTo(1L));
         assertThat(counts.keySet()).as("the agent got nothing that was not accepted").isSubsetOf(all);
-    }
-
-    private static boolean isFinal(String state) {
-        return Set.of("completed", "failed", "rejected", "canceled", "not_delivered").contains(state);
     }
 
     private static String stateIn(String base, String messageId, List<String> threads) {

@@ -3,7 +3,9 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.it.ChatApi.Post;
+import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -39,7 +41,7 @@ class ManyThreadsAtOnceTest {
         Vertx vertx = Vertx.vertx();
         TestAgent agent = TestAgent.start(vertx, TestAgentOptions.echo("busy").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/stream 3 5"), 0).await();
-        SwitchboardApp app = BridgeConfig.server(dir.resolve("many.db"), false, null)
+        SwitchboardApp app = BridgeConfig.server(dir.resolve("many.db"), false, BridgeConfig.QUICK_CONTRACT)
                 .webAgent("busy", agent.url(), false)
                 .start(vertx);
         ExecutorService people = Executors.newFixedThreadPool(THREADS);

@@ -3,6 +3,7 @@ package dev.switchboard.bridge.it;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.bridge.support.ChatApi;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.it.ChatApi.Accepted;
-import dev.switchboard.bridge.it.ChatApi.Post;
+import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
@@ -48,14 +50,14 @@ class SdkAgentBridgeTest {
         boolean v1 = versions.contains("1.0");
         try (SdkAgent agent = SdkAgent.start(versions, dir)) {
             String name = v1 ? "sdk-both" : "sdk-legacy";
-            SwitchboardApp app = BridgeConfig.server(dir.resolve(name + ".db"), false, null)
+            SwitchboardApp app = BridgeConfig.server(dir.resolve(name + ".db"), false, BridgeConfig.QUICK_CONTRACT)
                     .webAgent(name, agent.rpcUrl, false)
                     .start(vertx);
             try {
                 ChatApi chat = new ChatApi(app.baseUrl());
-                Accepted first = chat.newThread(name, "hello, real SDK");
+                Sent first = chat.newThread(name, "hello, real SDK");
                 chat.awaitState(first.threadId(), first.messageId(), "completed");
-                Accepted second = chat.send(first.threadId(), "and again, in the same context");
+                Sent second = chat.send(first.threadId(), "and again, in the same context");
                 List<Post> posts = chat.awaitState(first.threadId(), second.messageId(), "completed");
 
                 // the SDK echoes the text it got, prefix line included, as one artifact: that is the answer

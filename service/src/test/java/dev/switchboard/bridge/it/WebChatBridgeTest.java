@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.it.AgentTap.Exchange;
-import dev.switchboard.bridge.it.ChatApi.Accepted;
-import dev.switchboard.bridge.it.ChatApi.Post;
+import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
@@ -76,8 +78,8 @@ class WebChatBridgeTest {
     @BeforeAll
     static void start() {
         vertx = Vertx.vertx();
-        BridgeConfig config = BridgeConfig.server(dir.resolve("chat.db"), false, null);
-        BridgeConfig trusting = BridgeConfig.server(dir.resolve("trusting.db"), true, null);
+        BridgeConfig config = BridgeConfig.server(dir.resolve("chat.db"), false, BridgeConfig.QUICK_CONTRACT);
+        BridgeConfig trusting = BridgeConfig.server(dir.resolve("trusting.db"), true, BridgeConfig.QUICK_CONTRACT);
         for (ProtocolVersion v : ProtocolVersion.values()) {
             for (var s : SCENARIOS.entrySet()) {
                 String name = channel(s.getKey(), v);
@@ -124,10 +126,10 @@ class WebChatBridgeTest {
     @EnumSource(ProtocolVersion.class)
     void firstTurnHasNoContextAndTheNextCarriesTheAgentsContext(ProtocolVersion v) {
         String name = channel("echo", v);
-        Accepted first = chat.newThread(name, "hello, switchboard");
+        Sent first = chat.newThread(name, "hello, switchboard");
         chat.awaitState(first.threadId(), first.messageId(), "completed");
-        Accepted second = chat.send(first.threadId(), "and a follow-up");
-        Accepted third = chat.send(first.threadId(), "and one more");
+        Sent second = chat.send(first.threadId(), "and a follow-up");
+        Sent third = chat.send(first.threadId(), "and one more");
         List<Post> posts = chat.awaitPosts(first.threadId(), "all three turns completed", p -> p.stream()
                 .filter(Post::isUser).filter(u -> "completed".equals(u.state())).count() == 3);
 
@@ -177,7 +179,7 @@ class WebChatBridgeTest {
     @EnumSource(ProtocolVersion.class)
     void theBindingsBearerTokenIsTheOnlyIdentityHeader(ProtocolVersion v) {
         String name = channel("token", v);
-        Accepted first = chat.newThread(name, "who am I to you?");
+        Sent first = chat.newThread(name, "who am I to you?");
         chat.awaitState(first.threadId(), first.messageId(), "completed");
 
         List<RecordedRequest> all = agents.get(name).recorder().requests();
@@ -191,11 +193,11 @@ class WebChatBridgeTest {
     @EnumSource(ProtocolVersion.class)
     void aTrustedProxysForwardedUserIsTheActor(ProtocolVersion v) {
         String name = channel("forwarded", v);
-        Accepted first = trustingChat.newThread(name, "from behind the proxy", null,
+        Sent first = trustingChat.newThread(name, "from behind the proxy", null,
                 Map.of("X-Forwarded-User", "grace", "X-Forwarded-Email", "grace@example.com"));
         trustingChat.awaitState(first.threadId(), first.messageId(), "completed");
         // without the headers, the configured default user is the actor
-        Accepted second = trustingChat.send(first.threadId(), "no proxy headers this time");
+        Sent second = trustingChat.send(first.threadId(), "no proxy headers this time");
         trustingChat.awaitState(first.threadId(), second.messageId(), "completed");
 
         List<RecordedRequest> sends = agents.get(name).recorder().rpcRequests().stream()
@@ -213,7 +215,7 @@ class WebChatBridgeTest {
     @org.junit.jupiter.api.Test
     void forwardedUserHeadersAreIgnoredUnlessTrusted() {
         String name = channel("echo", ProtocolVersion.V1_0);
-        Accepted spoofed = chat.newThread(name, "who am I?", null,
+        Sent spoofed = chat.newThread(name, "who am I?", null,
                 Map.of("X-Forwarded-User", "mallory", "X-Forwarded-Email", "mallory@example.com"));
         chat.awaitState(spoofed.threadId(), spoofed.messageId(), "completed");
         RecordedRequest send = agents.get(name).recorder().rpcRequests().stream()
@@ -240,7 +242,7 @@ class WebChatBridgeTest {
     @EnumSource(ProtocolVersion.class)
     void streamedArtifactChunksAreAssembledIntoOneAnswer(ProtocolVersion v) throws Exception {
         String name = channel("stream", v);
-        Accepted first = chat.newThread(name, "one two three four five six seven eight nine ten");
+        Sent first = chat.newThread(name, "one two three four five six seven eight nine ten");
         chat.awaitState(first.threadId(), first.messageId(), "completed");
 
         // watch the thread's live updates while the second answer streams in
@@ -255,7 +257,7 @@ class WebChatBridgeTest {
                 .filter(p -> "agent".equals(p.path("kind").asText())).forEach(p -> seen.add(p.path("text").asText())));
         try {
             String text = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
-            Accepted second = chat.send(first.threadId(), text);
+            Sent second = chat.send(first.threadId(), text);
             chat.awaitState(first.threadId(), second.messageId(), "completed");
 
             List<Post> posts = chat.posts(first.threadId());
@@ -280,7 +282,7 @@ class WebChatBridgeTest {
     @ParameterizedTest
     @EnumSource(ProtocolVersion.class)
     void aTaskCompletedWithoutArtifactTextPostsTheNotice(ProtocolVersion v) {
-        Accepted first = chat.newThread(channel("empty", v), "say nothing");
+        Sent first = chat.newThread(channel("empty", v), "say nothing");
         List<Post> posts = chat.awaitState(first.threadId(), first.messageId(), "completed");
 
         assertThat(posts).extracting(Post::kind, Post::text).containsExactly(
@@ -294,14 +296,14 @@ class WebChatBridgeTest {
     void taskStatesEndTheTurnWithTheirNotices(ProtocolVersion v) {
         // per-message directives: the testkit reads one on the line below the bridge's prefix
         String name = channel("echo", v);
-        Accepted failed = chat.newThread(name, "/fail 429 Too many requests, slow down");
+        Sent failed = chat.newThread(name, "/fail 429 Too many requests, slow down");
         List<Post> posts = chat.awaitState(failed.threadId(), failed.messageId(), "failed");
         assertThat(posts).filteredOn(p -> "notice".equals(p.kind())).extracting(Post::text)
                 .containsExactly("The agent's task failed. Reason: rate limit.");
         assertThat(posts).filteredOn(p -> !p.isUser()).extracting(Post::text).as("the agent's error text is never shown")
                 .noneMatch(t -> t.contains("slow down"));
 
-        Accepted rejected = chat.send(failed.threadId(), "/reject");
+        Sent rejected = chat.send(failed.threadId(), "/reject");
         posts = chat.awaitState(failed.threadId(), rejected.messageId(), "rejected");
         assertThat(posts).filteredOn(p -> "notice".equals(p.kind()) && rejected.messageId().equals(p.turnMessageId()))
                 .extracting(Post::text).containsExactly("The agent rejected the task.");
@@ -311,14 +313,14 @@ class WebChatBridgeTest {
     @EnumSource(ProtocolVersion.class)
     void aNewContextFromTheAgentIsToldAndKept(ProtocolVersion v) {
         String name = channel("echo", v);
-        Accepted first = chat.newThread(name, "remember me");
+        Sent first = chat.newThread(name, "remember me");
         chat.awaitState(first.threadId(), first.messageId(), "completed");
-        Accepted forgot = chat.send(first.threadId(), "/newcontext\nwho are you again?");
+        Sent forgot = chat.send(first.threadId(), "/newcontext\nwho are you again?");
         List<Post> posts = chat.awaitState(first.threadId(), forgot.messageId(), "completed");
         assertThat(posts).filteredOn(p -> "notice".equals(p.kind())).extracting(Post::text, Post::turnMessageId)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("The agent no longer has this conversation",
                         forgot.messageId()));
-        Accepted after = chat.send(first.threadId(), "and now?");
+        Sent after = chat.send(first.threadId(), "and now?");
         chat.awaitState(first.threadId(), after.messageId(), "completed");
 
         AgentTap tap = taps.get(name);
@@ -335,9 +337,9 @@ class WebChatBridgeTest {
     void aSendDroppedBeforeAnyEventIsLookedUpWithListTasksNotSentAgain() {
         // A2A 1.0, a thread with a context: the outcome is unknown, so ListTasks finds the task (B5, B11)
         String name = channel("echo", ProtocolVersion.V1_0);
-        Accepted first = chat.newThread(name, "a context first");
+        Sent first = chat.newThread(name, "a context first");
         chat.awaitState(first.threadId(), first.messageId(), "completed");
-        Accepted dropped = chat.send(first.threadId(), "/drop 0 /slow 400\nfind me");
+        Sent dropped = chat.send(first.threadId(), "/drop 0 /slow 400\nfind me");
         List<Post> posts = chat.awaitState(first.threadId(), dropped.messageId(), "completed");
         assertEcho(answerTo(posts, dropped.messageId()), "find me");
 
@@ -357,9 +359,9 @@ class WebChatBridgeTest {
     @EnumSource(ProtocolVersion.class)
     void repliesQueueBehindTheRunningTaskAndGoOutInOrder(ProtocolVersion v) {
         String name = channel("slow", v);
-        Accepted first = chat.newThread(name, "first");
-        Accepted second = chat.send(first.threadId(), "second");
-        Accepted third = chat.send(first.threadId(), "third");
+        Sent first = chat.newThread(name, "first");
+        Sent second = chat.send(first.threadId(), "second");
+        Sent third = chat.send(first.threadId(), "third");
         // while the first runs, the others wait in the thread
         assertThat(chat.userPost(first.threadId(), second.messageId()).state()).isEqualTo("queued");
         assertThat(chat.userPost(first.threadId(), third.messageId()).state()).isEqualTo("queued");
@@ -390,8 +392,8 @@ class WebChatBridgeTest {
         String suffix = v == ProtocolVersion.V1_0 ? "10" : "03";
         String threadMessage = "repeat-thread-" + suffix;
         String replyMessage = "repeat-reply-" + suffix;
-        Accepted first = chat.newThread(name, "once only", threadMessage, Map.of());
-        Accepted again = chat.newThread(name, "once only", threadMessage, Map.of());
+        Sent first = chat.newThread(name, "once only", threadMessage, Map.of());
+        Sent again = chat.newThread(name, "once only", threadMessage, Map.of());
         assertThat(again).isEqualTo(first);
         assertThat(first.messageId()).isEqualTo(threadMessage);
 
@@ -402,7 +404,7 @@ class WebChatBridgeTest {
         assertThat(chat.send(first.threadId(), "a reply, once", replyMessage, Map.of()).messageId()).isEqualTo(replyMessage);
 
         // the same messageId in another thread is refused, not turned into a second turn
-        Accepted other = chat.newThread(channel("echo", v), "another thread");
+        Sent other = chat.newThread(channel("echo", v), "another thread");
         var refused = chat.post("/api/chat/threads/" + other.threadId() + "/messages",
                 ChatApi.body("hijack", replyMessage), Map.of());
         assertThat(refused.statusCode()).isEqualTo(409);
@@ -463,11 +465,11 @@ class WebChatBridgeTest {
     @EnumSource(ProtocolVersion.class)
     void theAgentsQuestionIsShownAndTheNextMessageAnswersIt(ProtocolVersion v) {
         String name = channel("ask", v);
-        Accepted first = chat.newThread(name, "please ask me something");
+        Sent first = chat.newThread(name, "please ask me something");
         List<Post> asked = chat.awaitState(first.threadId(), first.messageId(), "waiting_for_answer");
         assertThat(asked).filteredOn(p -> "question".equals(p.kind())).extracting(Post::text).containsExactly(QUESTION);
 
-        Accepted answer = chat.send(first.threadId(), "Ada");
+        Sent answer = chat.send(first.threadId(), "Ada");
         List<Post> posts = chat.awaitState(first.threadId(), first.messageId(), "completed");
         assertThat(posts).filteredOn(p -> "agent".equals(p.kind())).hasSize(1);
         assertEcho(answerTo(posts, first.messageId()), "Ada");

@@ -1,4 +1,4 @@
-package dev.switchboard.bridge.it;
+package dev.switchboard.bridge.support;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.ConfigLoader;
@@ -10,21 +10,28 @@ import java.util.Map;
  * Builds the YAML configuration of a Switchboard under test, the way an operator writes it (so the
  * config loader is part of what is tested), and starts the service in-process from it.
  */
-final class BridgeConfig {
+public final class BridgeConfig {
 
     /** The identity every web backend binding in these tests calls with, unless it uses a token. */
-    static final String BOT_USER = "switchboard-bot";
-    static final String BINDING_TOKEN = "binding-token-7f3c";
+    public static final String BOT_USER = "switchboard-bot";
+    public static final String BINDING_TOKEN = "binding-token-7f3c";
     /** The backend's own (gateway) token: the bridge must not send it next to the binding's identity. */
-    static final String BACKEND_TOKEN = "backend-token-91aa";
+    public static final String BACKEND_TOKEN = "backend-token-91aa";
+    /** Contract durations shortened just enough that tests which do not wait on them run quickly. */
+    public static final String QUICK_CONTRACT = """
+            settleDelay: 200ms
+            retryBackoffMax: 1s
+            pollBackoffMax: 1s
+            """;
 
     private final StringBuilder yaml = new StringBuilder();
 
     /**
-     * The Server resource: listen on an ephemeral port, store in {@code dir}, contract durations
-     * shortened for tests, and the web chat's identity rules.
+     * The Server resource: listen on an ephemeral port, store in {@code store}, the contract durations
+     * {@code contract} (the YAML lines under {@code contract:}), and the web chat's identity rules; and the
+     * Secret {@code tokens} that {@link #webAgent} backends and bindings take their tokens from.
      */
-    static BridgeConfig server(Path store, boolean trustForwardedUser, String extraContract) {
+    public static BridgeConfig server(Path store, boolean trustForwardedUser, String contract) {
         BridgeConfig c = new BridgeConfig();
         c.yaml.append("""
                 apiVersion: switchboard.dev/v1
@@ -36,16 +43,13 @@ final class BridgeConfig {
                     trustForwardedUser: %s
                     defaultUser: {id: ada, name: Ada Lovelace, email: ada@example.com}
                   contract:
-                    settleDelay: 200ms
-                    retryBackoffMax: 1s
-                    pollBackoffMax: 1s
                 %s
                 ---
                 apiVersion: v1
                 kind: Secret
                 metadata: {name: tokens}
                 stringData: {binding: %s, backend: %s}
-                """.formatted(store, trustForwardedUser, indent(extraContract, "    "), BINDING_TOKEN, BACKEND_TOKEN));
+                """.formatted(store, trustForwardedUser, indent(contract, "    "), BINDING_TOKEN, BACKEND_TOKEN));
         return c;
     }
 
@@ -53,17 +57,33 @@ final class BridgeConfig {
      * An AgentBackend (with a static header and its own gateway token) and a web Binding whose one
      * channel has the backend's name; {@code withToken} picks the binding's identity.
      */
-    BridgeConfig webAgent(String name, String url, boolean withToken) {
-        String identity = withToken ? "{tokenSecretRef: {name: tokens, key: binding}}" : "{userId: " + BOT_USER + "}";
+    public BridgeConfig webAgent(String name, String url, boolean withToken) {
+        return channel(name, """
+                url: %s
+                headers: {X-Team: sre}
+                auth: {tokenSecretRef: {name: tokens, key: backend}}
+                """.formatted(url),
+                withToken ? "{tokenSecretRef: {name: tokens, key: binding}}" : "{userId: " + BOT_USER + "}", null);
+    }
+
+    /**
+     * A plain AgentBackend at {@code url} and a web Binding, calling as {@link #BOT_USER}, whose one
+     * channel has the backend's name.
+     *
+     * @param bindingSpec extra lines of the Binding's spec, e.g. {@code questions: {allowed: false}}; may be null
+     */
+    public BridgeConfig webBackend(String name, String url, String bindingSpec) {
+        return channel(name, "url: " + url, "{userId: " + BOT_USER + "}", bindingSpec);
+    }
+
+    private BridgeConfig channel(String name, String backendSpec, String identity, String bindingSpec) {
         yaml.append("""
                 ---
                 apiVersion: switchboard.dev/v1
                 kind: AgentBackend
                 metadata: {name: %1$s}
                 spec:
-                  url: %2$s
-                  headers: {X-Team: sre}
-                  auth: {tokenSecretRef: {name: tokens, key: backend}}
+                %2$s
                 ---
                 apiVersion: switchboard.dev/v1
                 kind: Binding
@@ -72,15 +92,16 @@ final class BridgeConfig {
                   backendRef: {name: %1$s}
                   chat: {platform: web, channels: [%1$s]}
                   identity: %3$s
-                """.formatted(name, url, identity));
+                %4$s
+                """.formatted(name, indent(backendSpec, "  "), identity, indent(bindingSpec, "  ")));
         return this;
     }
 
-    String yaml() {
+    public String yaml() {
         return yaml.toString();
     }
 
-    SwitchboardApp start(Vertx vertx) {
+    public SwitchboardApp start(Vertx vertx) {
         return SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "test.yaml")).await();
     }
 
