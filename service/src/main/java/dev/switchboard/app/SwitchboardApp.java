@@ -51,6 +51,7 @@ public final class SwitchboardApp {
     private final HttpClientAgent client;
     private final CardRoutes cards;
     private final BridgeService bridge;
+    private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
 
@@ -102,7 +103,8 @@ public final class SwitchboardApp {
                     id -> registry.find(id).map(RegisteredAgent::description).orElse(""));
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge);
             app.mountRoutes(config, clock);
-            return SwitchboardServer.start(vertx, router, config.server().host(), config.server().port())
+            return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
+                            config.server().port())
                     .compose(server -> {
                         app.server = server;
                         app.startExpiry(clock);
@@ -124,7 +126,7 @@ public final class SwitchboardApp {
         MetricsRoutes.mount(router, meters);
         new RegistryRoutes(vertx, registry, config.server().adminToken(), auth, clock, cards::invalidate).mount(router);
         cards.mount(router);
-        GatewayHandler gateway = new GatewayHandler(vertx, client, registry,
+        gateway = new GatewayHandler(vertx, client, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway());
         router.post("/a2a/:agentId").handler(gateway);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")

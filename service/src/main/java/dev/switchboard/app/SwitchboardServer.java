@@ -7,9 +7,11 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -35,24 +37,34 @@ public final class SwitchboardServer {
 
     /** Listens on host:port (port 0 picks a free one) and serves the router. */
     public static Future<SwitchboardServer> start(Vertx vertx, Router router, String host, int port) {
-        return start(vertx, router, host, port, Runtime.getRuntime().availableProcessors());
+        return start(vertx, router, request -> false, host, port, Runtime.getRuntime().availableProcessors());
     }
 
-    public static Future<SwitchboardServer> start(Vertx vertx, Router router, String host, int port, int listeners) {
+    /**
+     * As above, with a front handler that may take a request before the router (the gateway's hot path);
+     * it returns false for requests it leaves to the router.
+     */
+    public static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
+            String host, int port) {
+        return start(vertx, router, front, host, port, Runtime.getRuntime().availableProcessors());
+    }
+
+    public static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
+            String host, int port, int listeners) {
         List<String> deployments = new CopyOnWriteArrayList<>();
         Promise<Integer> bound = Promise.promise();
         // Vert.x shares a server between listeners by the port they ask for, not the one they get: for port 0
         // they all ask for the same negative port, Vert.x's key for "one random port, shared", unique per server
         int asked = port == 0 ? -RANDOM_PORT_KEYS.incrementAndGet() : port;
         // the first listener picks the port (when 0 was asked for); the others join it
-        return vertx.deployVerticle(new Listener(router, host, asked, bound))
+        return vertx.deployVerticle(new Listener(router, front, host, asked, bound))
                 .compose(id -> {
                     deployments.add(id);
                     int actual = bound.future().result();
                     if (listeners <= 1) {
                         return Future.succeededFuture(actual);
                     }
-                    return vertx.deployVerticle(() -> new Listener(router, host, asked, Promise.promise()),
+                    return vertx.deployVerticle(() -> new Listener(router, front, host, asked, Promise.promise()),
                                     new DeploymentOptions().setInstances(listeners - 1))
                             .map(more -> {
                                 deployments.add(more);
@@ -65,12 +77,14 @@ public final class SwitchboardServer {
     /** One listener, on the event loop of its verticle. */
     private static final class Listener extends VerticleBase {
         private final Router router;
+        private final Predicate<HttpServerRequest> front;
         private final String host;
         private final int port;
         private final Promise<Integer> bound;
 
-        Listener(Router router, String host, int port, Promise<Integer> bound) {
+        Listener(Router router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound) {
             this.router = router;
+            this.front = front;
             this.host = host;
             this.port = port;
             this.bound = bound;
@@ -83,7 +97,11 @@ public final class SwitchboardServer {
             HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
                     .setHttp2ClearTextEnabled(false);
             return vertx.createHttpServer(options)
-                    .requestHandler(router)
+                    .requestHandler(request -> {
+                        if (!front.test(request)) {
+                            router.handle(request);
+                        }
+                    })
                     .listen()
                     .onSuccess((HttpServer s) -> bound.tryComplete(s.actualPort()));
         }

@@ -12,7 +12,7 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.ext.web.RoutingContext;
+import io.vertx.core.http.HttpServerRequest;
 import java.net.ConnectException;
 import java.util.List;
 import java.util.Locale;
@@ -31,7 +31,7 @@ final class GatewayCall {
 
     private final Vertx vertx;
     private final HttpClientAgent client;
-    private final RoutingContext ctx;
+    private final HttpServerRequest request;
     private final HttpServerResponse response;
     private final RegisteredAgent agent;
     private final AgentLimits limits;
@@ -55,13 +55,13 @@ final class GatewayCall {
     private long lastWriteNanos;
     private AtomicInteger openStreams;
 
-    GatewayCall(Vertx vertx, HttpClientAgent client, RoutingContext ctx, RegisteredAgent agent, RoutingFields fields,
+    GatewayCall(Vertx vertx, HttpClientAgent client, HttpServerRequest request, RegisteredAgent agent, RoutingFields fields,
             Buffer body, ConcurrencyLimiter.Permit permit, MultiMap outboundHeaders, GatewayMetrics metrics,
             GatewaySettings settings, long started) {
         this.vertx = vertx;
         this.client = client;
-        this.ctx = ctx;
-        this.response = ctx.response();
+        this.request = request;
+        this.response = request.response();
         this.agent = agent;
         this.limits = agent.limits();
         this.fields = fields;
@@ -105,7 +105,7 @@ final class GatewayCall {
     }
 
     private String targetUrl() {
-        String query = ctx.request().query();
+        String query = request.query();
         if (query == null || query.isEmpty()) {
             return agent.url();
         }

@@ -9,6 +9,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -21,6 +22,8 @@ import java.util.Optional;
  * hands the call to a {@link GatewayCall}, which forwards the original bytes and relays the reply.
  */
 public final class GatewayHandler implements Handler<RoutingContext> {
+
+    private static final String PREFIX = "/a2a/";
 
     private final Vertx vertx;
     private final HttpClientAgent client;
@@ -43,9 +46,28 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     @Override
     public void handle(RoutingContext ctx) {
+        handle(ctx.request(), ctx.pathParam("agentId"));
+    }
+
+    /**
+     * The hot path: {@code POST /a2a/{agentId}} taken before the router, which would otherwise match
+     * every route and build a routing context for each call. Returns false for anything else.
+     */
+    public boolean tryHandle(HttpServerRequest request) {
+        String path = request.path();
+        if (request.method() != HttpMethod.POST || path == null || !path.startsWith(PREFIX) || path.length() == PREFIX.length()) {
+            return false;
+        }
+        String agentId = path.substring(PREFIX.length());
+        if (agentId.indexOf('/') >= 0 || agentId.indexOf('%') >= 0) {
+            return false; // the router decodes and answers odd paths
+        }
+        handle(request, agentId);
+        return true;
+    }
+
+    private void handle(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
-        HttpServerRequest request = ctx.request();
-        String agentId = ctx.pathParam("agentId");
         Optional<String> caller = auth.callerId(request);
         if (caller.isEmpty()) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
@@ -58,11 +80,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                             GatewayException.Kind.REQUEST)));
             return;
         }
-        readBody(request, body -> dispatch(ctx, agentId, caller.get(), body, started));
+        readBody(request, body -> dispatch(request, agentId, caller.get(), body, started));
     }
 
-    private void dispatch(RoutingContext ctx, String agentId, String callerId, Buffer body, long started) {
-        HttpServerRequest request = ctx.request();
+    private void dispatch(HttpServerRequest request, String agentId, String callerId, Buffer body, long started) {
         RoutingFields fields = null;
         try {
             if (!isJson(request.getHeader("Content-Type"))) {
@@ -91,7 +112,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                         GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
                 return;
             }
-            new GatewayCall(vertx, client, ctx, agent, fields, body, permit,
+            new GatewayCall(vertx, client, request, agent, fields, body, permit,
                     headerPolicy.outbound(request.headers(), callerId, agent.headers()),
                     metrics, settings, started).start();
         } catch (GatewayException e) {

@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -30,6 +29,11 @@ public final class GatewayMetrics {
     private final AgentRegistry agents;
     private final ConcurrentHashMap<String, AtomicInteger> openStreams = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Boolean> inFlightGauges = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Labels, Counter> requests = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Labels, Timer> latencies = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Counter> rejections = new ConcurrentHashMap<>();
+
+    private record Labels(String agent, String method, Outcome outcome) {}
 
     public GatewayMetrics(MeterRegistry meters, AgentRegistry agents) {
         this.meters = meters;
@@ -42,25 +46,23 @@ public final class GatewayMetrics {
 
     public void record(String agentLabel, String method, Outcome outcome, long nanos) {
         String m = methodLabel(method);
-        Counter.builder("switchboard_gateway_requests_total")
+        // meters are looked up once per label set and kept: registering on every call costs the hot path
+        requests.computeIfAbsent(new Labels(agentLabel, m, outcome), l -> Counter.builder("switchboard_gateway_requests_total")
                 .description("Gateway calls by agent, method and outcome")
-                .tags("agent", agentLabel, "method", m, "outcome", outcome.label())
-                .register(meters)
-                .increment();
+                .tags("agent", l.agent(), "method", l.method(), "outcome", l.outcome().label())
+                .register(meters)).increment();
         if (nanos >= 0) {
-            Timer.builder("switchboard_gateway_request_duration_seconds")
+            latencies.computeIfAbsent(new Labels(agentLabel, m, null), l -> Timer.builder("switchboard_gateway_request_duration_seconds")
                     .description("Gateway call latency: to the end of the reply, or to the first event of a stream")
-                    .tags("agent", agentLabel, "method", m)
+                    .tags("agent", l.agent(), "method", l.method())
                     .publishPercentileHistogram()
-                    .register(meters)
-                    .record(Duration.ofNanos(nanos));
+                    .register(meters)).record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
         if (outcome == Outcome.BUSY) {
-            Counter.builder("switchboard_gateway_rejections_total")
+            rejections.computeIfAbsent(agentLabel, a -> Counter.builder("switchboard_gateway_rejections_total")
                     .description("Calls refused because the agent's concurrency cap was reached")
-                    .tags("agent", agentLabel, "reason", "busy")
-                    .register(meters)
-                    .increment();
+                    .tags("agent", a, "reason", "busy")
+                    .register(meters)).increment();
         }
     }
 
