@@ -174,10 +174,6 @@ public final class SwitchboardApp {
         return registry;
     }
 
-    public PrometheusMeterRegistry meters() {
-        return meters;
-    }
-
     public SwitchboardServer server() {
         return server;
     }

@@ -35,21 +35,17 @@ public final class SwitchboardServer {
         this.port = port;
     }
 
-    /** Listens on host:port (port 0 picks a free one) and serves the router. */
-    public static Future<SwitchboardServer> start(Vertx vertx, Router router, String host, int port) {
-        return start(vertx, router, request -> false, host, port, Runtime.getRuntime().availableProcessors());
-    }
-
     /**
-     * As above, with a front handler that may take a request before the router (the gateway's hot path);
-     * it returns false for requests it leaves to the router.
+     * Listens on host:port (port 0 picks a free one) with one listener per core and serves the router.
+     * The front handler may take a request before the router (the gateway's hot path); it returns false
+     * for requests it leaves to the router.
      */
     public static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
             String host, int port) {
         return start(vertx, router, front, host, port, Runtime.getRuntime().availableProcessors());
     }
 
-    public static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
+    private static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
             String host, int port, int listeners) {
         List<String> deployments = new CopyOnWriteArrayList<>();
         Promise<Integer> bound = Promise.promise();

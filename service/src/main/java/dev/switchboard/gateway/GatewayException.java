@@ -45,7 +45,4 @@ public final class GatewayException extends RuntimeException {
         return kind;
     }
 
-    public GatewayException withId(JsonNode newId) {
-        return new GatewayException(newId, code, getMessage(), kind);
-    }
 }

@@ -88,7 +88,4 @@ public final class GatewayMetrics {
         });
     }
 
-    public int inFlight(String agentId) {
-        return agents.limiter(agentId).inFlight();
-    }
 }

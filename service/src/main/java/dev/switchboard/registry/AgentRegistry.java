@@ -119,7 +119,4 @@ public final class AgentRegistry {
                 .toList();
     }
 
-    public Collection<RegisteredAgent> all() {
-        return List.copyOf(agents.values());
-    }
 }

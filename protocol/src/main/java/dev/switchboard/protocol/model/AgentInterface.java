@@ -12,7 +12,4 @@ public record AgentInterface(String url, String protocolBinding, String protocol
         return JSONRPC.equalsIgnoreCase(protocolBinding);
     }
 
-    public AgentInterface withUrl(String newUrl) {
-        return new AgentInterface(newUrl, protocolBinding, protocolVersion, tenant);
-    }
 }
