@@ -69,6 +69,13 @@ public final class SwitchboardApp {
 
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config) {
         Clock clock = Clock.systemUTC();
+        List<String> missing = Exposure.missing(config);
+        if (!missing.isEmpty()) {
+            if (!config.server().insecure()) {
+                return Future.failedFuture(new IllegalStateException(Exposure.describe(config.server(), missing)));
+            }
+            LOG.warn(Exposure.describe(config.server(), missing));
+        }
         return vertx.executeBlocking(() -> {
             Database db = Database.open(config.server().store());
             try {

@@ -17,8 +17,11 @@ public final class DemoCommand implements Callable<Integer> {
     int port;
 
     @Option(names = "--host", defaultValue = "127.0.0.1",
-            description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for all interfaces).")
+            description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for all interfaces, with --insecure).")
     String host;
+
+    @Option(names = "--insecure", description = "Allow listening beyond loopback without credentials (the demo has none).")
+    boolean insecure;
 
     @Option(names = "--store", defaultValue = "sqlite:./data/switchboard-demo.db",
             description = "The embedded store (default: ${DEFAULT-VALUE}).")
@@ -29,7 +32,7 @@ public final class DemoCommand implements Callable<Integer> {
         Vertx vertx = Vertx.vertx();
         SwitchboardApp app;
         try {
-            app = DemoAgents.startDemo(vertx, host, port, store).await();
+            app = DemoAgents.startDemo(vertx, host, port, store, insecure).await();
         } catch (Exception e) {
             System.err.println("switchboard demo: could not start on " + host + ":" + port + ": " + e.getMessage());
             vertx.close();

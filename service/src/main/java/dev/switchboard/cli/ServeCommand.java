@@ -21,6 +21,10 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", description = "Overrides the port of the Server resource's listen address.")
     Integer port;
 
+    @Option(names = "--insecure",
+            description = "Allow listening beyond loopback without API keys, admin token or web-chat identity.")
+    boolean insecure;
+
     @Override
     public Integer call() throws Exception {
         SwitchboardConfig cfg;
@@ -32,6 +36,9 @@ public final class ServeCommand implements Callable<Integer> {
         }
         if (port != null) {
             cfg = cfg.withServer(cfg.server().withListen(cfg.server().host(), port));
+        }
+        if (insecure) {
+            cfg = cfg.withServer(cfg.server().withInsecure(true));
         }
         Vertx vertx = Vertx.vertx();
         SwitchboardApp app;

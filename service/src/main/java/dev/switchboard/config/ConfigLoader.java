@@ -12,6 +12,7 @@ import dev.switchboard.gateway.GatewaySettings;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.registry.RegistrySettings;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -128,6 +129,10 @@ public final class ConfigLoader {
         if (adminToken != null && adminToken.isBlank()) {
             adminToken = null;
         }
+        if (adminToken != null && adminToken.length() < ServerSpec.MIN_ADMIN_TOKEN_LENGTH) {
+            throw doc.error("spec.adminToken", "must be at least " + ServerSpec.MIN_ADMIN_TOKEN_LENGTH
+                    + " characters (it guards the registry; use a random value)");
+        }
         List<CallerAuth.ApiKey> keys = new ArrayList<>();
         JsonNode apiKeys = spec.path("apiKeys");
         if (!apiKeys.isMissingNode() && !apiKeys.isNull()) {
@@ -158,8 +163,65 @@ public final class ConfigLoader {
         GatewaySettings gateway = new GatewaySettings(
                 doc.positiveLong(gw, "maxRequestBytes", "spec.gateway.maxRequestBytes", g.maxRequestBytes()),
                 doc.duration(gw, "keepaliveInterval", g.keepaliveInterval()),
-                doc.duration(gw, "connectTimeout", g.connectTimeout()));
-        return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway);
+                doc.duration(gw, "connectTimeout", g.connectTimeout()),
+                doc.positiveLong(gw, "maxRequestBytesInFlight", "spec.gateway.maxRequestBytesInFlight",
+                        g.maxRequestBytesInFlight()));
+        if (gateway.maxRequestBytesInFlight() < gateway.maxRequestBytes()) {
+            throw doc.error("spec.gateway.maxRequestBytesInFlight", "must be at least maxRequestBytes ("
+                    + gateway.maxRequestBytes() + ")");
+        }
+        boolean insecure = doc.bool(spec, "insecure", "spec.insecure", false);
+        String publicUrl = doc.optionalText(spec, "publicUrl", null);
+        if (publicUrl != null) {
+            publicUrl = publicUrl(doc, publicUrl);
+        }
+        JsonNode h = spec.path("http");
+        HttpLimits hd = HttpLimits.DEFAULTS;
+        HttpLimits http = new HttpLimits(
+                doc.duration(h, "idleTimeout", hd.idleTimeout()),
+                doc.duration(h, "bodyReadTimeout", hd.bodyReadTimeout()),
+                doc.duration(h, "headerReadTimeout", hd.headerReadTimeout()),
+                (int) Math.min(Integer.MAX_VALUE,
+                        doc.positiveLong(h, "maxConnections", "spec.http.maxConnections", hd.maxConnections())));
+        JsonNode r = spec.path("registry");
+        RegistrySettings rd = RegistrySettings.DEFAULTS;
+        List<String> allowedHosts = doc.stringList(r, "allowedHosts", "spec.registry.allowedHosts");
+        for (int i = 0; i < allowedHosts.size(); i++) {
+            String a = allowedHosts.get(i);
+            boolean cidr = a.contains("/") || dev.switchboard.net.Addresses.isLiteral(a);
+            if (cidr) {
+                try {
+                    dev.switchboard.net.CidrBlock.parse(a);
+                } catch (IllegalArgumentException e) {
+                    throw doc.error("spec.registry.allowedHosts[" + i + "]", e.getMessage());
+                }
+            } else if (!a.matches("(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")) {
+                throw doc.error("spec.registry.allowedHosts[" + i + "]", "'" + a
+                        + "' is neither a CIDR block (10.0.0.0/8) nor a host pattern (agents.example.com, *.example.com)");
+            }
+        }
+        RegistrySettings registry = new RegistrySettings(allowedHosts, (int) Math.min(Integer.MAX_VALUE,
+                doc.positiveLong(r, "maxRegistrations", "spec.registry.maxRegistrations", rd.maxRegistrations())));
+        return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway, insecure,
+                publicUrl, http, registry);
+    }
+
+    /** scheme://host[:port] with no path, query, fragment or userinfo; a trailing slash is dropped. */
+    private static String publicUrl(Doc doc, String url) {
+        try {
+            URI u = new URI(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+            if (!u.isAbsolute() || u.getHost() == null
+                    || !("http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme()))) {
+                throw doc.error("spec.publicUrl", "'" + url + "' must be an absolute http or https URL");
+            }
+            if (u.getRawUserInfo() != null || u.getRawQuery() != null || u.getRawFragment() != null
+                    || !(u.getRawPath() == null || u.getRawPath().isEmpty())) {
+                throw doc.error("spec.publicUrl", "'" + url + "' must be scheme://host[:port] only, e.g. https://switchboard.example.com");
+            }
+            return u.toString();
+        } catch (java.net.URISyntaxException e) {
+            throw doc.error("spec.publicUrl", "'" + url + "' is not a URL: " + e.getReason());
+        }
     }
 
     /** spec.webChat and spec.contract of the Server resource. */
@@ -183,8 +245,24 @@ public final class ConfigLoader {
                 doc.duration(c, "retryBackoffMax", d.retryBackoffMax()),
                 doc.duration(c, "retryAfterMax", d.retryAfterMax()),
                 (int) doc.positiveLong(c, "cancelAttempts", "spec.contract.cancelAttempts", d.cancelAttempts()));
+        List<dev.switchboard.net.CidrBlock> proxies = new ArrayList<>();
+        List<String> proxyTexts = doc.stringList(web, "trustedProxies", "spec.webChat.trustedProxies");
+        for (int i = 0; i < proxyTexts.size(); i++) {
+            try {
+                proxies.add(dev.switchboard.net.CidrBlock.parse(proxyTexts.get(i)));
+            } catch (IllegalArgumentException e) {
+                throw doc.error("spec.webChat.trustedProxies[" + i + "]", e.getMessage());
+            }
+        }
+        JsonNode b = spec.path("bridge");
+        dev.switchboard.bridge.BridgeLimits bd = dev.switchboard.bridge.BridgeLimits.DEFAULTS;
+        dev.switchboard.bridge.BridgeLimits limits = new dev.switchboard.bridge.BridgeLimits(
+                (int) Math.min(Integer.MAX_VALUE, doc.positiveLong(b, "maxQueuedTurns", "spec.bridge.maxQueuedTurns", bd.maxQueuedTurns())),
+                (int) Math.min(Integer.MAX_VALUE, doc.positiveLong(b, "maxAnswerChars", "spec.bridge.maxAnswerChars", bd.maxAnswerChars())),
+                doc.duration(b, "sessionIdleTimeout", bd.sessionIdleTimeout()));
         return new BridgeSettings(new dev.switchboard.chat.web.WebChatSettings(
-                web.path("trustForwardedUser").asBoolean(false), defaultUser), contract);
+                doc.bool(web, "trustForwardedUser", "spec.webChat.trustForwardedUser", false), defaultUser, proxies),
+                contract, limits);
     }
 
     private static Map<String, String> secret(Doc doc, JsonNode node) {
@@ -470,6 +548,39 @@ public final class ConfigLoader {
                 throw error("spec." + field, "must be a string");
             }
             return v.asText();
+        }
+
+        boolean bool(JsonNode node, String field, String shownAs, boolean fallback) {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return fallback;
+            }
+            if (v.isBoolean()) {
+                return v.booleanValue();
+            }
+            if (v.isTextual() && (v.asText().equals("true") || v.asText().equals("false"))) {
+                return Boolean.parseBoolean(v.asText());
+            }
+            throw error(shownAs, "must be true or false, got '" + v.asText() + "'");
+        }
+
+        List<String> stringList(JsonNode node, String field, String shownAs) {
+            JsonNode v = node.get(field);
+            if (v == null || v.isNull()) {
+                return List.of();
+            }
+            if (!v.isArray()) {
+                throw error(shownAs, "must be a list of strings");
+            }
+            List<String> out = new ArrayList<>();
+            for (int i = 0; i < v.size(); i++) {
+                JsonNode e = v.get(i);
+                if (!e.isValueNode() || e.isNull() || e.asText().isBlank()) {
+                    throw error(shownAs + "[" + i + "]", "must be a non-empty string");
+                }
+                out.add(e.asText().trim());
+            }
+            return List.copyOf(out);
         }
 
         long positiveLong(JsonNode node, String field, String shownAs, long fallback) {

@@ -2,19 +2,25 @@ package dev.switchboard.config;
 
 import dev.switchboard.gateway.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
+import dev.switchboard.registry.RegistrySettings;
 import java.time.Duration;
 import java.util.List;
 
 /**
  * The {@code Server} resource; every field has a default.
  *
- * @param host listen address (default 0.0.0.0)
+ * @param host listen address (default 127.0.0.1: nothing is reachable from the network unless asked for)
  * @param port listen port (default 8080)
  * @param store {@code sqlite:PATH} (default {@code sqlite:./data/switchboard.db})
- * @param adminToken when set, registry writes need it as a bearer token
+ * @param adminToken when set, registry writes need it as a bearer token (at least 16 characters)
  * @param apiKeys when set, gateway callers need one
  * @param callerIdHeader header carrying the caller's identity to agents (default X-Switchboard-Caller-ID)
  * @param registrationTtl dynamic registrations expire after this without a heartbeat (default 90 s)
+ * @param insecure the operator accepts listening beyond loopback without credentials (default false)
+ * @param publicUrl the URL clients reach this server at (scheme, host, port), used in cards and for the web
+ *     chat's Host and Origin checks; null means the listen address
+ * @param http bounds on connections
+ * @param registry what API-registered agents may be
  */
 public record ServerSpec(
         String host,
@@ -24,27 +30,41 @@ public record ServerSpec(
         List<CallerAuth.ApiKey> apiKeys,
         String callerIdHeader,
         Duration registrationTtl,
-        GatewaySettings gateway) {
+        GatewaySettings gateway,
+        boolean insecure,
+        String publicUrl,
+        HttpLimits http,
+        RegistrySettings registry) {
 
     public static final String DEFAULT_CALLER_ID_HEADER = "X-Switchboard-Caller-ID";
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int MIN_ADMIN_TOKEN_LENGTH = 16;
 
     public static ServerSpec defaults() {
-        return new ServerSpec("0.0.0.0", 8080, "sqlite:./data/switchboard.db", null, List.of(),
-                DEFAULT_CALLER_ID_HEADER, Duration.ofSeconds(90), GatewaySettings.DEFAULTS);
+        return new ServerSpec(DEFAULT_HOST, 8080, "sqlite:./data/switchboard.db", null, List.of(),
+                DEFAULT_CALLER_ID_HEADER, Duration.ofSeconds(90), GatewaySettings.DEFAULTS, false, null,
+                HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS);
     }
 
     public ServerSpec withListen(String newHost, int newPort) {
-        return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway);
+        return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                insecure, publicUrl, http, registry);
     }
 
     public ServerSpec withStore(String newStore) {
-        return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway);
+        return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                insecure, publicUrl, http, registry);
+    }
+
+    public ServerSpec withInsecure(boolean newInsecure) {
+        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                newInsecure, publicUrl, http, registry);
     }
 
     @Override
     public String toString() {
         return "ServerSpec[host=" + host + ", port=" + port + ", store=" + store + ", adminToken="
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
-                + ", registrationTtl=" + registrationTtl + "]";
+                + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl + "]";
     }
 }

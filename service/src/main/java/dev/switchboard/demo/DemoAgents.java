@@ -49,11 +49,20 @@ public final class DemoAgents {
 
     /** Starts Switchboard on host:port with its store under ./data, then mounts and registers the demo agents. */
     public static Future<SwitchboardApp> startDemo(Vertx vertx, String host, int port, String store) {
+        return startDemo(vertx, host, port, store, false);
+    }
+
+    /**
+     * As above; a demo has no credentials, so listening beyond loopback needs {@code insecure} (it refuses to
+     * start otherwise, like {@code serve}).
+     */
+    public static Future<SwitchboardApp> startDemo(Vertx vertx, String host, int port, String store, boolean insecure) {
         // C1: a web channel per demo agent, named after it, so a newcomer chats within seconds
         List<BindingSpec> bindings = AGENTS.stream().map(a -> new BindingSpec("web-" + a.name(), a.name(), "web",
                 List.of(a.name()), "demo-user", null, true, Duration.ofHours(1))).toList();
         SwitchboardConfig config = new SwitchboardConfig(
-                ServerSpec.defaults().withListen(host, port).withStore(store), List.of(), bindings, Map.of());
+                ServerSpec.defaults().withListen(host, port).withStore(store).withInsecure(insecure), List.of(), bindings,
+                Map.of());
         return SwitchboardApp.start(vertx, config).map(app -> {
             Instant now = Instant.now();
             for (Agent a : AGENTS) {

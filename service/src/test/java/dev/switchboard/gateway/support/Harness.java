@@ -100,7 +100,8 @@ public final class Harness implements AutoCloseable {
     }
 
     public Harness keepaliveInterval(Duration interval) {
-        return gateway(new GatewaySettings(gateway.maxRequestBytes(), interval, gateway.connectTimeout()));
+        return gateway(new GatewaySettings(gateway.maxRequestBytes(), interval, gateway.connectTimeout(),
+                gateway.maxRequestBytesInFlight()));
     }
 
     public Harness secret(String name, String key, String value) {
@@ -109,8 +110,9 @@ public final class Harness implements AutoCloseable {
     }
 
     public SwitchboardConfig config() {
+        ServerSpec d = ServerSpec.defaults();
         ServerSpec server = new ServerSpec("127.0.0.1", 0, "sqlite:" + dir.resolve("switchboard.db"), adminToken,
-                List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway);
+                List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway, false, null, d.http(), d.registry());
         return new SwitchboardConfig(server, List.copyOf(backends), List.of(), Map.copyOf(secrets));
     }
 
