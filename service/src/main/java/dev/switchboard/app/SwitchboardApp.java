@@ -111,7 +111,7 @@ public final class SwitchboardApp {
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge);
             app.mountRoutes(config, clock);
             return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
-                            config.server().port())
+                            config.server().port(), config.server().http())
                     .compose(server -> {
                         app.server = server;
                         app.startExpiry(clock);

@@ -8,6 +8,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import dev.switchboard.config.HttpLimits;
 import io.vertx.ext.web.Router;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -41,26 +42,27 @@ public final class SwitchboardServer {
      * for requests it leaves to the router.
      */
     public static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
-            String host, int port) {
-        return start(vertx, router, front, host, port, Runtime.getRuntime().availableProcessors());
+            String host, int port, HttpLimits limits) {
+        return start(vertx, router, front, host, port, limits, Runtime.getRuntime().availableProcessors());
     }
 
     private static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
-            String host, int port, int listeners) {
+            String host, int port, HttpLimits limits, int listeners) {
+        AtomicInteger open = new AtomicInteger();
         List<String> deployments = new CopyOnWriteArrayList<>();
         Promise<Integer> bound = Promise.promise();
         // Vert.x shares a server between listeners by the port they ask for, not the one they get: for port 0
         // they all ask for the same negative port, Vert.x's key for "one random port, shared", unique per server
         int asked = port == 0 ? -RANDOM_PORT_KEYS.incrementAndGet() : port;
         // the first listener picks the port (when 0 was asked for); the others join it
-        return vertx.deployVerticle(new Listener(router, front, host, asked, bound))
+        return vertx.deployVerticle(new Listener(router, front, host, asked, bound, limits, open))
                 .compose(id -> {
                     deployments.add(id);
                     int actual = bound.future().result();
                     if (listeners <= 1) {
                         return Future.succeededFuture(actual);
                     }
-                    return vertx.deployVerticle(() -> new Listener(router, front, host, asked, Promise.promise()),
+                    return vertx.deployVerticle(() -> new Listener(router, front, host, asked, Promise.promise(), limits, open),
                                     new DeploymentOptions().setInstances(listeners - 1))
                             .map(more -> {
                                 deployments.add(more);
@@ -77,13 +79,19 @@ public final class SwitchboardServer {
         private final String host;
         private final int port;
         private final Promise<Integer> bound;
+        private final HttpLimits limits;
+        private final AtomicInteger open;
+        private ConnectionGuard guard;
 
-        Listener(Router router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound) {
+        Listener(Router router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound,
+                HttpLimits limits, AtomicInteger open) {
             this.router = router;
             this.front = front;
             this.host = host;
             this.port = port;
             this.bound = bound;
+            this.limits = limits;
+            this.open = open;
         }
 
         @Override
@@ -92,14 +100,26 @@ public final class SwitchboardServer {
             // JDK's) report their own end-of-stream cancel as an error there
             HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
                     .setHttp2ClearTextEnabled(false);
+            guard = new ConnectionGuard(vertx, limits, open);
+            guard.start();
             return vertx.createHttpServer(options)
+                    .connectionHandler(guard::connected)
                     .requestHandler(request -> {
+                        guard.request(request);
                         if (!front.test(request)) {
                             router.handle(request);
                         }
                     })
                     .listen()
                     .onSuccess((HttpServer s) -> bound.tryComplete(s.actualPort()));
+        }
+
+        @Override
+        public Future<?> stop() {
+            if (guard != null) {
+                guard.stop();
+            }
+            return Future.succeededFuture();
         }
     }
 

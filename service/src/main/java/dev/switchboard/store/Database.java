@@ -5,6 +5,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -26,11 +29,7 @@ public final class Database implements AutoCloseable {
             throw new IllegalArgumentException("unsupported store '" + store + "': use sqlite:PATH");
         }
         Path file = Path.of(store.substring("sqlite:".length())).toAbsolutePath();
-        try {
-            Files.createDirectories(file.getParent());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create the store folder " + file.getParent() + ": " + e.getMessage(), e);
-        }
+        ownerOnly(file);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl("jdbc:sqlite:" + file);
         config.setPoolName("switchboard-store");
@@ -54,7 +53,57 @@ public final class Database implements AutoCloseable {
             ds.close();
             throw e;
         }
+        // SQLite gives its -wal and -shm files the database's mode; tighten any left from an older start
+        for (String suffix : new String[] {"-wal", "-shm"}) {
+            Path side = file.resolveSibling(file.getFileName() + suffix);
+            if (Files.exists(side)) {
+                restrict(side, OWNER_FILE);
+            }
+        }
         return new Database(ds);
+    }
+
+    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
+    private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
+
+    /**
+     * The store holds chat text, people's emails and registrations: its file is readable by its owner only
+     * (0600), whatever the umask, and a folder we create for it is 0700.
+     */
+    private static void ownerOnly(Path file) {
+        Path dir = file.getParent();
+        try {
+            if (!Files.isDirectory(dir)) {
+                Files.createDirectories(dir);
+                restrict(dir, OWNER_DIR);
+            }
+            if (!Files.exists(file)) {
+                if (posix(dir)) {
+                    Files.createFile(file, PosixFilePermissions.asFileAttribute(OWNER_FILE));
+                } else {
+                    Files.createFile(file);
+                }
+            } else {
+                restrict(file, OWNER_FILE);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the store " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void restrict(Path path, Set<PosixFilePermission> permissions) {
+        if (!posix(path)) {
+            return;
+        }
+        try {
+            Files.setPosixFilePermissions(path, permissions);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot restrict the permissions of " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean posix(Path path) {
+        return path.getFileSystem().supportedFileAttributeViews().contains("posix");
     }
 
     public DataSource dataSource() {

@@ -1,0 +1,125 @@
+package dev.switchboard.app;
+
+import dev.switchboard.config.HttpLimits;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bounds every connection of one listener in time, and all listeners together in number (O7): a
+ * connection must finish its first request's headers within {@code headerReadTimeout}, a request's body
+ * must arrive within {@code bodyReadTimeout}, and a connection with no request in progress is closed
+ * after {@code idleTimeout}. A request in progress — a long agent call, an SSE stream — is never cut
+ * for idleness: Vert.x's own idle timeout cannot tell the two apart, so this keeps its own books.
+ *
+ * <p>Confined to the listener's event loop: the connection handler, the request handler and the sweep
+ * all run there, so the map needs no lock. Requests are only looked at by the sweep (once a second),
+ * which keeps the per-request cost to one map lookup and sets no handler the features might replace.
+ */
+final class ConnectionGuard {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionGuard.class);
+    static final long SWEEP_MILLIS = 500;
+
+    private final Vertx vertx;
+    private final HttpLimits limits;
+    private final AtomicInteger open;
+    private final Map<HttpConnection, Tracked> tracked = new HashMap<>();
+    private long timer = -1;
+
+    /** One connection's state: when it opened, its latest request, since when it has been idle. */
+    private static final class Tracked {
+        final long openedAt;
+        HttpServerRequest request;
+        long requestAt;
+        long idleSince = -1;
+
+        Tracked(long openedAt) {
+            this.openedAt = openedAt;
+        }
+    }
+
+    ConnectionGuard(Vertx vertx, HttpLimits limits, AtomicInteger open) {
+        this.vertx = vertx;
+        this.limits = limits;
+        this.open = open;
+    }
+
+    void start() {
+        timer = vertx.setPeriodic(SWEEP_MILLIS, id -> sweep(System.nanoTime()));
+    }
+
+    void stop() {
+        if (timer != -1) {
+            vertx.cancelTimer(timer);
+        }
+    }
+
+    /** A new connection: counted, and closed at once when the cap is reached. */
+    void connected(HttpConnection connection) {
+        int now = open.incrementAndGet();
+        Tracked t = new Tracked(System.nanoTime());
+        tracked.put(connection, t);
+        connection.closeHandler(v -> {
+            tracked.remove(connection);
+            open.decrementAndGet();
+        });
+        if (now > limits.maxConnections()) {
+            LOG.warn("connection refused: {} connections are open (Server.spec.http.maxConnections)", limits.maxConnections());
+            connection.close();
+        }
+    }
+
+    /** A request's headers have arrived. */
+    void request(HttpServerRequest request) {
+        Tracked t = tracked.get(request.connection());
+        if (t != null) {
+            t.request = request;
+            t.requestAt = System.nanoTime();
+            t.idleSince = -1;
+        }
+    }
+
+    void sweep(long now) {
+        long header = limits.headerReadTimeout().toNanos();
+        long body = limits.bodyReadTimeout().toNanos();
+        long idle = limits.idleTimeout().toNanos();
+        for (Iterator<Map.Entry<HttpConnection, Tracked>> it = tracked.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<HttpConnection, Tracked> e = it.next();
+            Tracked t = e.getValue();
+            HttpServerRequest r = t.request;
+            if (r == null) {
+                if (now - t.openedAt > header) {
+                    it.remove();
+                    e.getKey().close();
+                }
+                continue;
+            }
+            HttpServerResponse response = r.response();
+            boolean done = response.ended() || response.closed();
+            if (!done) {
+                if (!r.isEnded() && !response.headWritten() && now - t.requestAt > body) {
+                    it.remove();
+                    LOG.info("request body not received within {} (Server.spec.http.bodyReadTimeout): closing", limits.bodyReadTimeout());
+                    response.setStatusCode(408).putHeader("Connection", "close").putHeader("Content-Type", "application/json")
+                            .end("{\"error\":\"request body not received within " + limits.bodyReadTimeout().toSeconds() + " s\"}")
+                            .onComplete(ar -> e.getKey().close());
+                }
+                continue;
+            }
+            if (t.idleSince < 0) {
+                t.idleSince = now;
+            } else if (now - t.idleSince > idle) {
+                it.remove();
+                e.getKey().close();
+            }
+        }
+    }
+}

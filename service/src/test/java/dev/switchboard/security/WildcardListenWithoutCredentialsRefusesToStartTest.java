@@ -1,0 +1,169 @@
+package dev.switchboard.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.config.ConfigLoader;
+import dev.switchboard.config.ServerSpec;
+import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.demo.DemoAgents;
+import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.net.CidrBlock;
+import dev.switchboard.registry.AgentLimits;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * O7 exposure: a fresh install listens on loopback only; listening anywhere else without API keys, an
+ * admin token and a web-chat identity refuses to start, naming what to set, unless the operator says
+ * insecure — then it warns at every start.
+ */
+class WildcardListenWithoutCredentialsRefusesToStartTest {
+
+    private final Vertx vertx = Vertx.vertx();
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void close() {
+        Wait.on(vertx.close());
+    }
+
+    private static final AgentBackendSpec ECHO = new AgentBackendSpec("echo", "default", "http://127.0.0.1:9/",
+            AgentBackendSpec.DIALECT_A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS, List.of());
+
+    @Test
+    void aFreshInstallListensOnLoopbackOnly() {
+        assertThat(ServerSpec.defaults().host()).isEqualTo("127.0.0.1");
+        SwitchboardConfig config = new ConfigLoader(Map.of()).parse("""
+                apiVersion: switchboard.dev/v1
+                kind: AgentBackend
+                metadata: {name: echo}
+                spec: {url: "http://127.0.0.1:9/"}
+                """, "test.yaml");
+        assertThat(config.server().host()).isEqualTo("127.0.0.1");
+        assertThat(config.server().port()).isEqualTo(8080);
+    }
+
+    @Test
+    void allInterfacesWithoutCredentialsRefusesNamingWhatToSet() {
+        SwitchboardConfig config = ServerUnderTest.config(ServerUnderTest.spec(dir, "0.0.0.0"), List.of(ECHO),
+                List.of(ServerUnderTest.webBinding("echo")));
+        Future<SwitchboardApp> start = ServerUnderTest.start(vertx, config);
+        Throwable failure = awaitFailure(start);
+        assertThat(failure.getMessage())
+                .contains("refusing to listen on 0.0.0.0")
+                .contains("Server.spec.apiKeys")
+                .contains("Server.spec.adminToken")
+                .contains("webChat.trustedProxies")
+                .contains("insecure");
+    }
+
+    @Test
+    void apiKeysAloneAreNotEnoughTheAdminTokenIsNamed() {
+        ServerSpec s = ServerUnderTest.withCredentials(ServerUnderTest.spec(dir, "0.0.0.0"), null,
+                List.of(new CallerAuth.ApiKey("ci", "0123456789abcdef-key")));
+        Throwable failure = awaitFailure(ServerUnderTest.start(vertx, ServerUnderTest.config(s, List.of(ECHO), List.of())));
+        assertThat(failure.getMessage()).contains("Server.spec.adminToken").doesNotContain("Server.spec.apiKeys (");
+    }
+
+    @Test
+    void withApiKeysAndAdminTokenItStarts() {
+        ServerSpec s = ServerUnderTest.withCredentials(ServerUnderTest.spec(dir, "0.0.0.0"), "an-admin-token-of-16+",
+                List.of(new CallerAuth.ApiKey("ci", "0123456789abcdef-key")));
+        SwitchboardApp app = ServerUnderTest.started(vertx,
+                ServerUnderTest.config(s, List.of(ECHO), List.of(ServerUnderTest.webBinding("echo"))));
+        assertThat(app.server().port()).isPositive();
+        Wait.on(app.close());
+    }
+
+    @Test
+    void trustedProxiesCountAsTheWebChatIdentity() {
+        ServerSpec s = ServerUnderTest.withCredentials(ServerUnderTest.spec(dir, "0.0.0.0"), "an-admin-token-of-16+",
+                List.of());
+        SwitchboardConfig config = ServerUnderTest.config(s, List.of(ECHO), List.of(ServerUnderTest.webBinding("echo")));
+        config = config.withBridge(new dev.switchboard.config.BridgeSettings(
+                new dev.switchboard.chat.web.WebChatSettings(false, config.bridge().webChat().defaultUser(),
+                        List.of(CidrBlock.parse("10.0.0.0/8"))),
+                config.bridge().contract(), config.bridge().limits()));
+        Throwable failure = awaitFailure(ServerUnderTest.start(vertx, config));
+        // the web chat has its identity; the gateway still needs keys
+        assertThat(failure.getMessage()).contains("Server.spec.apiKeys (gateway").doesNotContain("web-chat identity");
+    }
+
+    @Test
+    void insecureStartsAndWarnsAtEveryStart() {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        log.start();
+        root.addAppender(log);
+        try {
+            SwitchboardConfig config = ServerUnderTest.config(ServerUnderTest.spec(dir, "0.0.0.0").withInsecure(true),
+                    List.of(ECHO), List.of());
+            for (int i = 0; i < 2; i++) {
+                SwitchboardApp app = ServerUnderTest.started(vertx, config);
+                Wait.on(app.close());
+            }
+        } finally {
+            root.detachAppender(log);
+        }
+        assertThat(log.list).filteredOn(e -> e.getLevel() == Level.WARN
+                        && e.getFormattedMessage().startsWith("INSECURE: listening on 0.0.0.0"))
+                .hasSize(2);
+    }
+
+    @Test
+    void theDemoOnAllInterfacesNeedsInsecureToo() {
+        String store = "sqlite:" + dir.resolve("demo.db");
+        Throwable failure = awaitFailure(DemoAgents.startDemo(vertx, "0.0.0.0", 0, store));
+        assertThat(failure.getMessage()).contains("refusing to listen on 0.0.0.0");
+        SwitchboardApp app = Wait.on(DemoAgents.startDemo(vertx, "0.0.0.0", 0, store, true));
+        Wait.on(app.close());
+    }
+
+    @Test
+    void loopbackNeedsNoCredentials() {
+        for (String host : List.of("127.0.0.1", "localhost", "::1")) {
+            SwitchboardApp app = ServerUnderTest.started(vertx, ServerUnderTest.config(
+                    ServerUnderTest.spec(dir.resolve(host.replace(":", "_")), host), List.of(ECHO),
+                    List.of(ServerUnderTest.webBinding("echo"))));
+            Wait.on(app.close());
+        }
+    }
+
+    @Test
+    void anAdminTokenShorterThan16CharactersIsAConfigError() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of()).parse("""
+                        apiVersion: switchboard.dev/v1
+                        kind: Server
+                        spec: {adminToken: short-token}
+                        """, "test.yaml"))
+                .hasMessageContaining("spec.adminToken")
+                .hasMessageContaining("at least 16 characters")
+                .hasMessageNotContaining("short-token");
+    }
+
+    private static Throwable awaitFailure(Future<?> f) {
+        try {
+            f.toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        throw new AssertionError("started, but should have refused");
+    }
+}
