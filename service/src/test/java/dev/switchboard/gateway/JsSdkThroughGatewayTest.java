@@ -50,7 +50,7 @@ class JsSdkThroughGatewayTest {
         interop = findInterop();
         if (!Files.isDirectory(interop.resolve("node_modules/@a2a-js/sdk"))) {
             fail("interop/node_modules is missing (no @a2a-js/sdk in " + interop.resolve("node_modules")
-                    + "): run `npm ci --prefix interop` from the repository root first");
+                    + "): run ./run-tests (it runs npm ci --prefix interop) from the repository root");
         }
         try {
             Process node = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();

@@ -43,7 +43,7 @@ final class SdkAgent implements AutoCloseable {
             fail("the SDK agent is missing: " + script);
         }
         if (!Files.isDirectory(interop.resolve("node_modules/@a2a-js/sdk"))) {
-            fail("interop/node_modules is missing, so the real @a2a-js/sdk agent cannot run: run npm ci --prefix interop");
+            fail("interop/node_modules is missing, so the real @a2a-js/sdk agent cannot run: use ./run-tests, which runs npm ci --prefix interop first");
         }
         Path log = logDir.resolve("sdk-agent-" + versions.replace(',', '_') + ".log");
         ProcessBuilder pb = new ProcessBuilder("node", script.toString(), "--port", "0", "--record", "--versions", versions)
