@@ -195,6 +195,7 @@ kind: Server
 spec:
   listen: 127.0.0.1:$GW_PORT
   store: sqlite:$WORK/gw-$GW_PORT/switchboard.db
+  http: {maxConnections: 50000}
 ---
 apiVersion: switchboard.dev/v1
 kind: AgentBackend
