@@ -99,4 +99,15 @@ class RegistrationCannotReachMetadataAddressTest {
         Reply called = h.http().rpc("local-agent", Rpc.send(1, "hi"));
         assertThat(called.json().path("result").path("ok").asBoolean()).as(called.toString()).isTrue();
     }
+
+    @Test
+    void aNamedAgentIsCalledAtTheCheckedAddressWithItsOwnHostHeader() {
+        assertThat(register("named-agent", "http://localhost:" + agent.port() + "/").status()).isEqualTo(200);
+        agent.clear();
+
+        Reply called = h.http().rpc("named-agent", Rpc.send(1, "hi"));
+
+        assertThat(called.json().path("result").path("ok").asBoolean()).as(called.toString()).isTrue();
+        assertThat(agent.last().header("Host")).isEqualTo("localhost:" + agent.port());
+    }
 }
