@@ -141,8 +141,8 @@ public final class SwitchboardApp {
             gatewayMetrics.forget(id);
             cards.forget(id);
         });
-        new RegistryRoutes(vertx, registry, EgressPolicy.of(config.server().registry().allowedHosts()),
-                config.server().adminToken(), auth, clock, cards::invalidate).mount(router);
+        new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
+                cards::invalidate).mount(router);
         cards.mount(router);
         gateway = new GatewayHandler(vertx, client, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress);

@@ -49,6 +49,8 @@ import java.util.regex.Pattern;
 public final class CardRoutes {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The cache's version keys: what {@link #normalisedVersion} can return. */
+    private static final List<String> VERSIONS = List.of("1.0", "0.3", "");
     private static final long CACHE_MILLIS = 30_000;
     private static final int MAX_CARD_BYTES = 1024 * 1024;
 
@@ -97,8 +99,6 @@ public final class CardRoutes {
             cache.remove(new CacheKey(agentId, v));
         }
     }
-
-    private static final List<String> VERSIONS = List.of("1.0", "0.3", "");
 
     /** The A2A-Version header as one of a few cache keys: anything else would let callers fill the cache. */
     static String normalisedVersion(String header) {

@@ -11,6 +11,7 @@ import io.vertx.core.net.SocketAddress;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -39,6 +40,10 @@ public final class Egress {
         this.policy = policy;
     }
 
+    public EgressPolicy policy() {
+        return policy;
+    }
+
     /** The options, aimed at an address the policy allows; failed with {@link Refused} when there is none. */
     public Future<RequestOptions> aim(RegisteredAgent agent, RequestOptions options, String url) {
         if (agent.origin() == AgentOrigin.CONFIG) {
@@ -59,7 +64,7 @@ public final class Egress {
                             SocketAddress.inetSocketAddress(new InetSocketAddress(a, port))));
                 }
             }
-            return Future.failedFuture(new Refused(host + " resolved to " + java.util.Arrays.toString(addresses)));
+            return Future.failedFuture(new Refused(host + " resolved to " + Arrays.toString(addresses)));
         });
     }
 }

@@ -61,8 +61,6 @@ public final class EgressPolicy {
         return new EgressPolicy(blocks, names);
     }
 
-    public static final EgressPolicy DEFAULT = of(List.of());
-
     /**
      * What is wrong with a registered URL, or empty. Beyond scheme and host: no userinfo (credentials
      * in URLs end up in logs), no query or fragment (they would steer the card path and the relayed
