@@ -6,6 +6,7 @@ import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CallerAuth;
 import dev.switchboard.gateway.CardRoutes;
+import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
@@ -13,6 +14,7 @@ import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
+import dev.switchboard.registry.EgressPolicy;
 import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.registry.RegistryRoutes;
 import dev.switchboard.store.Database;
@@ -51,12 +53,14 @@ public final class SwitchboardApp {
     private final HttpClientAgent client;
     private final CardRoutes cards;
     private final BridgeService bridge;
+    private final Egress egress;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
-            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge) {
+            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge, Egress egress) {
+        this.egress = egress;
         this.vertx = vertx;
         this.router = router;
         this.database = database;
@@ -80,7 +84,7 @@ public final class SwitchboardApp {
             Database db = Database.open(config.server().store());
             try {
                 AgentRegistry registry = new AgentRegistry(new SqlRegistrationStore(db.dataSource()),
-                        config.server().registrationTtl());
+                        config.server().registrationTtl(), config.server().registry().maxRegistrations());
                 Instant now = clock.instant();
                 for (AgentBackendSpec b : config.backends()) {
                     registry.putConfigured(fromConfig(b, config, now));
@@ -105,10 +109,12 @@ public final class SwitchboardApp {
                     .with(new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1))
                     .build();
             Router router = Router.router(vertx);
-            CardRoutes cards = new CardRoutes(client, registry, Version.current());
+            Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
+            CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
+                    config.bridge().webChat().proxies());
             BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config, registry, meters, clock,
                     id -> registry.find(id).map(RegisteredAgent::description).orElse(""));
-            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge);
+            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, egress);
             app.mountRoutes(config, clock);
             return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
                             config.server().port(), config.server().http())
@@ -131,10 +137,15 @@ public final class SwitchboardApp {
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry);
         HealthRoutes.mount(router);
         MetricsRoutes.mount(router, meters);
-        new RegistryRoutes(vertx, registry, config.server().adminToken(), auth, clock, cards::invalidate).mount(router);
+        registry.onRemoved(id -> {
+            gatewayMetrics.forget(id);
+            cards.forget(id);
+        });
+        new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
+                cards::invalidate).mount(router);
         cards.mount(router);
         gateway = new GatewayHandler(vertx, client, registry,
-                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway());
+                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress);
         router.post("/a2a/:agentId").handler(gateway);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")
                 .putHeader("Content-Type", "application/json")

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.net.Addresses;
+import dev.switchboard.net.CidrBlock;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.codec.CardCodec;
 import dev.switchboard.protocol.codec.WireCodec;
@@ -15,43 +17,70 @@ import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.RegisteredAgent;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 /**
  * G10: Switchboard's own card, and each agent's card rewritten so that every interface points at
  * the gateway ({@code …/a2a/{agentId}}): a stock A2A client given the gateway's card URL then talks
  * through the gateway unchanged. Agent cards are fetched with the agent's static headers and the
- * caller's {@code A2A-Version} (the agent picks the shape), cached briefly per agent and version;
- * an agent without a usable card gets one built from its registration.
+ * caller's {@code A2A-Version} (the agent picks the shape), cached briefly per agent and normalised
+ * version (1.0, 0.3 or none: at most three per agent, dropped with the agent); an agent without a
+ * usable card gets one built from its registration.
+ *
+ * <p>The gateway's own URL in cards is {@code Server.spec.publicUrl}, else the address the connection
+ * arrived on — never the caller's {@code Host}, which anyone can set: a card is cached by clients and
+ * proxies, and one poisoned by a forged Host would send the next reader's calls elsewhere.
+ * {@code X-Forwarded-Host}/{@code -Proto} are believed only from the trusted proxies.
  */
 public final class CardRoutes {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The cache's version keys: what {@link #normalisedVersion} can return. */
+    private static final List<String> VERSIONS = List.of("1.0", "0.3", "");
     private static final long CACHE_MILLIS = 30_000;
     private static final int MAX_CARD_BYTES = 1024 * 1024;
 
+    private static final Pattern FORWARDED_HOST = Pattern.compile("[A-Za-z0-9.-]+(:\\d{1,5})?|\\[[0-9A-Fa-f:.]+\\](:\\d{1,5})?");
+
     private final HttpClientAgent client;
     private final AgentRegistry registry;
+    private final Egress egress;
     private final String version;
-    private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+    private final String publicUrl;
+    private final List<CidrBlock> trustedProxies;
+    private final ConcurrentHashMap<CacheKey, Cached> cache = new ConcurrentHashMap<>();
 
     private record Cached(long expiresAt, ObjectNode card) {}
 
-    public CardRoutes(HttpClientAgent client, AgentRegistry registry, String version) {
+    /** @param a2aVersion "1.0", "0.3" or "" (none, or one we do not know) */
+    private record CacheKey(String agentId, String a2aVersion) {}
+
+    /**
+     * @param publicUrl scheme://host[:port] clients reach us at, or null for the connection's local address
+     * @param trustedProxies the addresses whose X-Forwarded-Host/-Proto are believed
+     */
+    public CardRoutes(HttpClientAgent client, AgentRegistry registry, Egress egress, String version, String publicUrl,
+            List<CidrBlock> trustedProxies) {
         this.client = client;
         this.registry = registry;
+        this.egress = egress;
         this.version = version;
+        this.publicUrl = publicUrl == null ? null : publicUrl.replaceAll("/+$", "");
+        this.trustedProxies = List.copyOf(trustedProxies);
     }
 
     public void mount(Router router) {
@@ -62,6 +91,35 @@ public final class CardRoutes {
     /** Forgets cached cards, e.g. after a registration changed. */
     public void invalidate() {
         cache.clear();
+    }
+
+    /** Forgets the cards of a removed agent. */
+    public void forget(String agentId) {
+        for (String v : VERSIONS) {
+            cache.remove(new CacheKey(agentId, v));
+        }
+    }
+
+    /** The A2A-Version header as one of a few cache keys: anything else would let callers fill the cache. */
+    static String normalisedVersion(String header) {
+        if (header == null) {
+            return "";
+        }
+        String v = header.trim();
+        if (v.equals("1") || v.startsWith("1.")) {
+            return "1.0";
+        }
+        if (v.equals("0.3") || v.startsWith("0.3.")) {
+            return "0.3";
+        }
+        return "";
+    }
+
+    private void remember(RegisteredAgent agent, String a2aVersion, ObjectNode card) {
+        // an agent removed while its card was being fetched must not leave the card behind
+        if (registry.find(agent.id()).isPresent()) {
+            cache.put(new CacheKey(agent.id(), a2aVersion), new Cached(System.currentTimeMillis() + CACHE_MILLIS, card));
+        }
     }
 
     private void platformCard(RoutingContext ctx) {
@@ -85,11 +143,10 @@ public final class CardRoutes {
 
     /** The skills of the agent's own card (cached like the card itself); none when it has no readable card. */
     private Future<List<AgentSkill>> cardSkills(RegisteredAgent agent) {
-        String key = agent.id() + "|";
-        Cached hit = cache.get(key);
+        Cached hit = cache.get(new CacheKey(agent.id(), ""));
         Future<ObjectNode> card = hit != null && hit.expiresAt > System.currentTimeMillis()
                 ? Future.succeededFuture(hit.card)
-                : fetch(agent, null).onSuccess(c -> cache.put(key, new Cached(System.currentTimeMillis() + CACHE_MILLIS, c)));
+                : fetch(agent, "").onSuccess(c -> remember(agent, "", c));
         return card.map(c -> CardCodec.read(c).skills()).otherwise(List.of());
     }
 
@@ -111,10 +168,9 @@ public final class CardRoutes {
                     .end("{\"error\":\"agent not found: " + id.replaceAll("[^a-zA-Z0-9-]", "") + "\"}");
             return;
         }
-        String requested = ctx.request().getHeader("A2A-Version");
-        String key = id + "|" + (requested == null ? "" : requested.trim());
+        String requested = normalisedVersion(ctx.request().getHeader("A2A-Version"));
         String gatewayUrl = baseUrl(ctx.request()) + "/a2a/" + id;
-        Cached hit = cache.get(key);
+        Cached hit = cache.get(new CacheKey(id, requested));
         if (hit != null && hit.expiresAt > System.currentTimeMillis()) {
             sendCard(ctx, rewrite(hit.card.deepCopy(), gatewayUrl));
             return;
@@ -122,7 +178,7 @@ public final class CardRoutes {
         fetch(agent, requested).onComplete(ar -> {
             ObjectNode card = ar.succeeded() ? ar.result() : null;
             if (card != null) {
-                cache.put(key, new Cached(System.currentTimeMillis() + CACHE_MILLIS, card));
+                remember(agent, requested, card);
                 sendCard(ctx, rewrite(card.deepCopy(), gatewayUrl));
             } else {
                 sendCard(ctx, (ObjectNode) write(fromRegistration(agent, gatewayUrl), ctx.request()));
@@ -135,12 +191,13 @@ public final class CardRoutes {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         agent.headers().forEach(headers::set);
         headers.set("Accept", "application/json");
-        if (a2aVersion != null) {
+        if (!a2aVersion.isEmpty()) {
             headers.set("A2A-Version", a2aVersion);
         }
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url).setHeaders(headers)
                 .setFollowRedirects(false).setConnectTimeout(5_000).setIdleTimeout(10_000);
-        return client.request(options)
+        return egress.aim(agent, options, url)
+                .compose(client::request)
                 .compose(req -> req.send())
                 .compose(resp -> resp.statusCode() == 200 ? bodyWithin(resp) : Future.failedFuture("HTTP " + resp.statusCode()))
                 .map(body -> {
@@ -157,13 +214,29 @@ public final class CardRoutes {
                 });
     }
 
+    /** The card's bytes, counted as they arrive: past the limit the fetch is abandoned and its connection reset. */
     private static Future<Buffer> bodyWithin(HttpClientResponse resp) {
         String declared = resp.getHeader("Content-Length");
         if (declared != null && declared.matches("\\d+") && Long.parseLong(declared) > MAX_CARD_BYTES) {
+            resp.request().reset();
             return Future.failedFuture("card too large");
         }
-        return resp.body().compose(b -> b.length() > MAX_CARD_BYTES ? Future.failedFuture("card too large")
-                : Future.succeededFuture(b));
+        Promise<Buffer> done = Promise.promise();
+        Buffer body = Buffer.buffer();
+        resp.handler(chunk -> {
+            if (done.future().isComplete()) {
+                return;
+            }
+            if (body.length() + chunk.length() > MAX_CARD_BYTES) {
+                done.tryFail("card too large");
+                resp.request().reset();
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        resp.exceptionHandler(done::tryFail);
+        resp.endHandler(v -> done.tryComplete(body));
+        return done.future();
     }
 
     /**
@@ -232,7 +305,8 @@ public final class CardRoutes {
     private static void sendCard(RoutingContext ctx, JsonNode card) {
         ctx.response()
                 .putHeader("Content-Type", "application/json")
-                .putHeader("Cache-Control", "public, max-age=30")
+                // private: the card names the URL this caller reached us at, which a shared cache must not hand on
+                .putHeader("Cache-Control", "private, max-age=30")
                 .putHeader("Vary", "A2A-Version")
                 .end(card.toString());
     }
@@ -245,13 +319,55 @@ public final class CardRoutes {
         return out;
     }
 
-    /** The URL the caller used to reach us: scheme and Host (or X-Forwarded-Proto/Host behind a proxy). */
-    static String baseUrl(HttpServerRequest request) {
-        String proto = request.getHeader("X-Forwarded-Proto");
-        String host = request.getHeader("X-Forwarded-Host");
-        String scheme = proto != null ? proto.split(",")[0].trim().toLowerCase(Locale.ROOT) : request.scheme();
-        String authority = host != null ? host.split(",")[0].trim()
-                : request.authority() != null ? request.authority().toString() : "localhost";
+    /**
+     * Our URL in cards: {@code publicUrl}; else, from a trusted proxy, its X-Forwarded-Proto/Host (when
+     * well formed); else the local address and port the connection arrived on. Never the Host header.
+     */
+    String baseUrl(HttpServerRequest request) {
+        if (publicUrl != null) {
+            return publicUrl;
+        }
+        String scheme = request.isSSL() ? "https" : "http";
+        String authority = localAuthority(request);
+        if (fromTrustedProxy(request)) {
+            String proto = first(request.getHeader("X-Forwarded-Proto"));
+            if (proto != null && (proto.equalsIgnoreCase("http") || proto.equalsIgnoreCase("https"))) {
+                scheme = proto.toLowerCase(Locale.ROOT);
+            }
+            String host = first(request.getHeader("X-Forwarded-Host"));
+            if (host != null && FORWARDED_HOST.matcher(host).matches()) {
+                authority = host;
+            }
+        }
         return scheme + "://" + authority;
+    }
+
+    private boolean fromTrustedProxy(HttpServerRequest request) {
+        SocketAddress remote = request.remoteAddress();
+        if (trustedProxies.isEmpty() || remote == null || remote.hostAddress() == null) {
+            return false;
+        }
+        return Addresses.literal(remote.hostAddress()).map(a -> CidrBlock.anyContains(trustedProxies, a)).orElse(false);
+    }
+
+    private static String localAuthority(HttpServerRequest request) {
+        SocketAddress local = request.localAddress();
+        if (local == null || local.hostAddress() == null) {
+            return "localhost";
+        }
+        String host = local.hostAddress();
+        int zone = host.indexOf('%');
+        if (zone >= 0) {
+            host = host.substring(0, zone);
+        }
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + local.port();
+    }
+
+    private static String first(String header) {
+        if (header == null) {
+            return null;
+        }
+        String v = header.split(",")[0].trim();
+        return v.isEmpty() ? null : v;
     }
 }

@@ -18,13 +18,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One forwarded call, from the upstream request to the last byte relayed. All of its callbacks run
  * on the caller's event loop, so its fields need no locking. {@link #finish} runs exactly once and
- * releases the concurrency slot on every path: reply, agent error, timeout, idle stream, caller gone.
+ * releases the concurrency slot and the request bytes on every path: reply, agent error, timeout, idle
+ * stream, caller gone.
  */
 final class GatewayCall {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayCall.class);
 
     private static final List<String> RELAYED_REPLY_HEADERS =
             List.of("A2A-Extensions", "X-A2A-Extensions", "A2A-Version", "Retry-After");
@@ -38,6 +43,8 @@ final class GatewayCall {
     private final RoutingFields fields;
     private final Buffer body;
     private final ConcurrencyLimiter.Permit permit;
+    private final RequestBudget.Reservation bytes;
+    private final Egress egress;
     private final MultiMap outboundHeaders;
     private final GatewayMetrics metrics;
     private final GatewaySettings settings;
@@ -55,9 +62,11 @@ final class GatewayCall {
     private long lastWriteNanos;
     private AtomicInteger openStreams;
 
-    GatewayCall(Vertx vertx, HttpClientAgent client, HttpServerRequest request, RegisteredAgent agent, RoutingFields fields,
-            Buffer body, ConcurrencyLimiter.Permit permit, MultiMap outboundHeaders, GatewayMetrics metrics,
-            GatewaySettings settings, long started) {
+    GatewayCall(Vertx vertx, HttpClientAgent client, Egress egress, HttpServerRequest request, RegisteredAgent agent,
+            RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
+            MultiMap outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started) {
+        this.egress = egress;
+        this.bytes = bytes;
         this.vertx = vertx;
         this.client = client;
         this.request = request;
@@ -85,13 +94,15 @@ final class GatewayCall {
                 finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
             }
         });
+        String url = targetUrl();
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(targetUrl())
+                .setAbsoluteURI(url)
                 .setHeaders(outboundHeaders)
                 .setFollowRedirects(false)
                 .setConnectTimeout(Math.min(timeoutMs, settings.connectTimeout().toMillis()));
-        client.request(options)
+        egress.aim(agent, options, url)
+                .compose(client::request)
                 .compose(req -> {
                     if (done) {
                         req.reset();
@@ -312,6 +323,13 @@ final class GatewayCall {
         if (done || resetByUs) {
             return;
         }
+        if (cause instanceof Egress.Refused refused) {
+            LOG.info("call to {} refused: its address is not allowed ({})", agent.id(), refused.getMessage());
+            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
+                    "agent address not allowed: " + agent.id() + " points at an address the gateway may not call",
+                    GatewayException.Kind.TRANSPORT_FINAL), GatewayMetrics.Outcome.EGRESS_REFUSED);
+            return;
+        }
         if (streamHeadersSent) {
             // mid-stream: the caller already has events; all we can do is end the stream
             response.end();
@@ -320,20 +338,17 @@ final class GatewayCall {
         }
         boolean timeout = cause instanceof TimeoutException
                 || (cause.getMessage() != null && cause.getMessage().toLowerCase(Locale.ROOT).contains("timeout"));
-        String why = cause instanceof ConnectException ? "connection refused" : describe(cause);
+        // the cause names internal hosts and ports: it goes to the log, the caller gets the agent id
+        LOG.debug("call to {} failed: {}", agent.id(), cause.toString());
+        String why = cause instanceof ConnectException ? ": connection refused" : "";
         if (timeout) {
             fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
                     GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
         } else {
             fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                    "agent unreachable: " + agent.id() + ": " + why,
+                    "agent unreachable: " + agent.id() + why,
                     GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
         }
-    }
-
-    private static String describe(Throwable cause) {
-        String m = cause.getMessage();
-        return m == null || m.isBlank() ? cause.getClass().getSimpleName() : m;
     }
 
     /** Answers the caller with a gateway error (when it can still be answered) and finishes. */
@@ -371,6 +386,7 @@ final class GatewayCall {
             openStreams.decrementAndGet();
         }
         permit.release();
+        bytes.release();
         if (!(streaming && streamHeadersSent && outcome == GatewayMetrics.Outcome.OK)) {
             // a relayed stream's OK was recorded with its first event
             metrics.record(agent.id(), fields.method(), outcome, streamHeadersSent ? -1 : System.nanoTime() - started);

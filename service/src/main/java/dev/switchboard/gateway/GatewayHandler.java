@@ -1,6 +1,5 @@
 package dev.switchboard.gateway;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
@@ -17,9 +16,11 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, reads the body within the
- * request limit, validates only what routing needs, takes a slot of the agent's concurrency cap and
- * hands the call to a {@link GatewayCall}, which forwards the original bytes and relays the reply.
+ * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, finds the agent, takes a slot of
+ * its concurrency cap and a share of the gateway's request-byte budget — all before reading the body —
+ * then reads the body within the request limit, validates only what routing needs and hands the call
+ * to a {@link GatewayCall}, which forwards the original bytes, relays the reply and gives slot and
+ * bytes back.
  */
 public final class GatewayHandler implements Handler<RoutingContext> {
 
@@ -32,9 +33,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final CallerAuth auth;
     private final GatewayMetrics metrics;
     private final GatewaySettings settings;
+    private final Egress egress;
+    private final RequestBudget budget;
 
     public GatewayHandler(Vertx vertx, HttpClientAgent client, AgentRegistry registry, HeaderPolicy headerPolicy,
-            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings) {
+            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress) {
+        this.egress = egress;
+        this.budget = new RequestBudget(settings.maxRequestBytesInFlight());
+        metrics.watchRequestBytes(budget);
         this.vertx = vertx;
         this.client = client;
         this.registry = registry;
@@ -74,84 +80,133 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             request.response()
                     .setStatusCode(401)
                     .putHeader("WWW-Authenticate", "Bearer")
-                    .putHeader("Content-Type", "application/json")
-                    .end(GatewayErrors.body(new GatewayException(null, JsonRpcError.INVALID_REQUEST,
-                            "unauthorized: send a valid API key as Authorization: Bearer <key>",
-                            GatewayException.Kind.REQUEST)));
+                    .putHeader("Content-Type", "application/json");
+            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+                    "unauthorized: send a valid API key as Authorization: Bearer <key>",
+                    GatewayException.Kind.REQUEST), 401, false);
             return;
         }
-        readBody(request, body -> dispatch(request, agentId, caller.get(), body, started));
+        // everything that can refuse a call without its body is decided before a byte of it is read:
+        // a caller must not make the gateway buffer 10 MiB to learn that the agent is unknown or busy
+        if (!AgentIds.isValid(agentId)) {
+            metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+                    "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
+                    GatewayException.Kind.REQUEST), 200, false);
+            return;
+        }
+        RegisteredAgent agent = registry.find(agentId).orElse(null);
+        if (agent == null) {
+            metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
+            refuseUnread(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
+                    "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
+            return;
+        }
+        if (!isJson(request.getHeader("Content-Type"))) {
+            metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
+                    "parse error: Content-Type must be application/json, got "
+                            + Optional.ofNullable(request.getHeader("Content-Type")).orElse("none"),
+                    GatewayException.Kind.REQUEST), 200, false);
+            return;
+        }
+        long declared = declaredLength(request);
+        if (declared > settings.maxRequestBytes()) {
+            tooLarge(request, settings.maxRequestBytes());
+            return;
+        }
+        metrics.watchInFlight(agent.id());
+        ConcurrencyLimiter limiter = registry.limiter(agent.id());
+        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        if (permit == null) {
+            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight");
+            return;
+        }
+        RequestBudget.Reservation bytes = budget.open();
+        if (declared > 0 && !bytes.grow(declared)) {
+            permit.release();
+            busy(request, agent, "server busy: the gateway holds its maximum of request bytes; retry shortly");
+            return;
+        }
+        readBody(request, agent, declared < 0, permit, bytes,
+                body -> dispatch(request, agent, caller.get(), body, permit, bytes, started));
     }
 
-    private void dispatch(HttpServerRequest request, String agentId, String callerId, Buffer body, long started) {
-        RoutingFields fields = null;
+    private void dispatch(HttpServerRequest request, RegisteredAgent agent, String callerId, Buffer body,
+            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started) {
+        RoutingFields fields;
         try {
-            if (!isJson(request.getHeader("Content-Type"))) {
-                throw new GatewayException(null, JsonRpcError.PARSE_ERROR,
-                        "parse error: Content-Type must be application/json, got "
-                                + Optional.ofNullable(request.getHeader("Content-Type")).orElse("none"),
-                        GatewayException.Kind.REQUEST);
-            }
             fields = RoutingFields.parse(body.getBytes());
-            if (!AgentIds.isValid(agentId)) {
-                throw new GatewayException(fields.id(), JsonRpcError.INVALID_REQUEST,
-                        "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
-                        GatewayException.Kind.REQUEST);
-            }
-            JsonNode id = fields.id();
-            RegisteredAgent agent = registry.find(agentId).orElseThrow(() -> new GatewayException(id,
-                    GatewayErrorCodes.AGENT_NOT_FOUND, "agent not found: " + agentId,
-                    GatewayException.Kind.TRANSPORT_FINAL));
-            metrics.watchInFlight(agent.id());
-            ConcurrencyLimiter limiter = registry.limiter(agent.id());
-            ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
-            if (permit == null) {
-                metrics.record(agent.id(), fields.method(), GatewayMetrics.Outcome.BUSY, -1);
-                respondError(request.response(), new GatewayException(id, JsonRpcError.INTERNAL_ERROR,
-                        "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight",
-                        GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
-                return;
-            }
-            new GatewayCall(vertx, client, request, agent, fields, body, permit,
-                    headerPolicy.outbound(request.headers(), callerId, agent.headers()),
-                    metrics, settings, started).start();
         } catch (GatewayException e) {
-            String label = e.code() == GatewayErrorCodes.AGENT_NOT_FOUND || fields == null ? "unknown" : agentId;
-            GatewayMetrics.Outcome outcome = e.code() == GatewayErrorCodes.AGENT_NOT_FOUND
-                    ? GatewayMetrics.Outcome.NOT_FOUND : GatewayMetrics.Outcome.INVALID_REQUEST;
-            metrics.record(registry.find(agentId).isPresent() ? agentId : label,
-                    fields == null ? null : fields.method(), outcome, -1);
+            permit.release();
+            bytes.release();
+            metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             respondError(request.response(), e, 200, false);
-        }
-    }
-
-    /** Collects the body up to the limit; over it, answers -32600 and closes the connection. */
-    private void readBody(HttpServerRequest request, Handler<Buffer> then) {
-        long limit = settings.maxRequestBytes();
-        String declared = request.getHeader("Content-Length");
-        if (declared != null && parseLong(declared) > limit) {
-            tooLarge(request, limit);
             return;
         }
+        new GatewayCall(vertx, client, egress, request, agent, fields, body, permit, bytes,
+                headerPolicy.outbound(request.headers(), callerId, agent.headers()),
+                metrics, settings, started).start();
+    }
+
+    private void busy(HttpServerRequest request, RegisteredAgent agent, String message) {
+        metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
+        refuseUnread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
+                GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
+    }
+
+    /**
+     * Answers a call whose body was not read. Its connection is closed after the answer (when the body
+     * has not all arrived yet): reading the rest only to throw it away is what we refuse to do.
+     */
+    private static void refuseUnread(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
+        if (!request.isEnded()) {
+            request.response().putHeader("Connection", "close");
+        }
+        respondError(request.response(), e, status, retryAfter);
+    }
+
+    /**
+     * Collects the body up to the limit, growing the byte reservation as chunks arrive when no length
+     * was declared. The slot and the bytes are given back on every way out before the call starts:
+     * too large, over the budget, the caller gone.
+     */
+    private void readBody(HttpServerRequest request, RegisteredAgent agent, boolean countChunks,
+            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, Handler<Buffer> then) {
+        long limit = settings.maxRequestBytes();
         Buffer body = Buffer.buffer();
         boolean[] failed = {false};
+        Runnable release = () -> {
+            failed[0] = true;
+            permit.release();
+            bytes.release();
+        };
         request.handler(chunk -> {
             if (failed[0]) {
                 return;
             }
             if (body.length() + chunk.length() > limit) {
-                failed[0] = true;
+                release.run();
                 tooLarge(request, limit);
+                return;
+            }
+            if (countChunks && !bytes.grow(chunk.length())) {
+                release.run();
+                busy(request, agent, "server busy: the gateway holds its maximum of request bytes; retry shortly");
                 return;
             }
             body.appendBuffer(chunk);
         });
         request.endHandler(v -> {
             if (!failed[0]) {
+                // from here the call owns the slot and the bytes and gives them back when it finishes
+                request.exceptionHandler(null);
+                request.response().closeHandler(null);
                 then.handle(body);
             }
         });
-        request.exceptionHandler(e -> failed[0] = true);
+        request.exceptionHandler(e -> release.run());
+        request.response().closeHandler(v -> release.run());
         request.resume();
     }
 
@@ -190,9 +245,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
-    private static long parseLong(String s) {
+    /** The declared Content-Length, or -1 when none (chunked) or unreadable. */
+    private static long declaredLength(HttpServerRequest request) {
+        String declared = request.getHeader("Content-Length");
+        if (declared == null) {
+            return -1;
+        }
         try {
-            return Long.parseLong(s.trim());
+            return Long.parseLong(declared.trim());
         } catch (NumberFormatException e) {
             return -1;
         }

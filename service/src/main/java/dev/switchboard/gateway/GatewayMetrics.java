@@ -4,8 +4,10 @@ import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.registry.AgentRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,7 +20,7 @@ public final class GatewayMetrics {
     /** How a gateway call ended. */
     public enum Outcome {
         OK, APPLICATION_ERROR, AGENT_HTTP_ERROR, TIMEOUT, UNREACHABLE, BUSY, TOO_LARGE, NOT_FOUND,
-        INVALID_REQUEST, UNAUTHORIZED, CALLER_DISCONNECTED, IDLE_TIMEOUT;
+        INVALID_REQUEST, UNAUTHORIZED, CALLER_DISCONNECTED, IDLE_TIMEOUT, EGRESS_REFUSED;
 
         String label() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -44,7 +46,9 @@ public final class GatewayMetrics {
         return method != null && A2aMethod.fromName(method).isPresent() ? method : "other";
     }
 
-    public void record(String agentLabel, String method, Outcome outcome, long nanos) {
+    public void record(String agentId, String method, Outcome outcome, long nanos) {
+        // a call that ends after its agent was removed must not bring the removed agent's meters back
+        String agentLabel = agentId.equals("unknown") || agents.find(agentId).isPresent() ? agentId : "unknown";
         String m = methodLabel(method);
         // meters are looked up once per label set and kept: registering on every call costs the hot path
         requests.computeIfAbsent(new Labels(agentLabel, m, outcome), l -> Counter.builder("switchboard_gateway_requests_total")
@@ -75,6 +79,31 @@ public final class GatewayMetrics {
                     .register(meters);
             return Boolean.TRUE;
         });
+    }
+
+    /** The gateway-wide gauge of request bytes buffered (see {@code RequestBudget}). */
+    void watchRequestBytes(RequestBudget budget) {
+        Gauge.builder("switchboard_gateway_request_bytes_in_flight", budget, RequestBudget::inUse)
+                .strongReference(true)
+                .description("Request bytes of all callers reserved or buffered by the gateway")
+                .register(meters);
+    }
+
+    /**
+     * Drops every meter of a removed agent, so that registering and removing agents with fresh ids
+     * cannot grow the meter registry without bound.
+     */
+    public void forget(String agentId) {
+        inFlightGauges.remove(agentId);
+        openStreams.remove(agentId);
+        rejections.remove(agentId);
+        requests.keySet().removeIf(l -> l.agent().equals(agentId));
+        latencies.keySet().removeIf(l -> l.agent().equals(agentId));
+        for (Meter meter : List.copyOf(meters.getMeters())) {
+            if (meter.getId().getName().startsWith("switchboard_gateway_") && agentId.equals(meter.getId().getTag("agent"))) {
+                meters.remove(meter);
+            }
+        }
     }
 
     public AtomicInteger openStreams(String agentId) {

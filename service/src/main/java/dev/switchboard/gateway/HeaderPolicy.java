@@ -6,9 +6,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which caller headers reach the agent (G5). Forwarded: every {@code X-*} header except
- * {@code X-Forwarded-For}, plus A2A's own headers, {@code Accept} and W3C trace context. Never
- * forwarded: credentials ({@code Authorization}, {@code Cookie}, {@code Proxy-Authorization}),
+ * Which caller headers reach the agent (G5). Forwarded: every {@code X-*} header except the identity
+ * headers below, plus A2A's own headers, {@code Accept} and W3C trace context. Never forwarded:
+ * headers that assert who or where the caller is ({@code X-User-Id}, {@code X-Forwarded-*},
+ * {@code X-Real-IP}: agents written for a trusted proxy believe them, and a caller could claim any
+ * user), credentials ({@code Authorization}, {@code Cookie}, {@code Proxy-Authorization}),
  * hop-by-hop headers and any header the caller names in {@code Connection}, and a caller's own copy of
  * the caller-id header (it would let a caller impersonate another). Then the gateway adds the caller id
  * and the backend's static headers, which win over anything the caller sent.
@@ -19,7 +21,7 @@ public final class HeaderPolicy {
             "a2a-version", "a2a-extensions", "accept", "traceparent", "tracestate");
 
     private static final Set<String> NEVER = Set.of(
-            "x-forwarded-for", "authorization", "cookie", "proxy-authorization",
+            "x-real-ip", "x-user-id", "authorization", "cookie", "proxy-authorization",
             "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade",
             "proxy-connection", "proxy-authenticate", "host", "content-length", "content-type");
 
@@ -40,7 +42,8 @@ public final class HeaderPolicy {
         MultiMap out = MultiMap.caseInsensitiveMultiMap();
         for (Map.Entry<String, String> h : inbound) {
             String name = h.getKey().toLowerCase(Locale.ROOT);
-            if (NEVER.contains(name) || connectionNamed.contains(name) || name.equals(callerIdLower)) {
+            if (NEVER.contains(name) || name.startsWith("x-forwarded-") || connectionNamed.contains(name)
+                    || name.equals(callerIdLower)) {
                 continue;
             }
             if (name.startsWith("x-") || PASSED.contains(name)) {

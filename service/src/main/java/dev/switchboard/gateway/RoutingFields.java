@@ -105,9 +105,13 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
             }
             return new RoutingFields(id, method, timeout);
         } catch (JsonParseException e) {
-            throw invalidJson(e.getOriginalMessage());
+            // where, not what the parser said: its messages quote input and name its internals
+            throw e.getLocation() == null ? invalidJson("malformed")
+                    : new GatewayException(null, JsonRpcError.PARSE_ERROR, "parse error: invalid JSON at line "
+                            + e.getLocation().getLineNr() + " column " + e.getLocation().getColumnNr(),
+                            GatewayException.Kind.REQUEST);
         } catch (IOException e) {
-            throw invalidJson(e.getMessage());
+            throw invalidJson("unreadable");
         }
     }
 

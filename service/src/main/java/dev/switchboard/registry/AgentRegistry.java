@@ -9,25 +9,60 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The agents behind the gateway: those of the config file and those registered over the API. Dynamic
  * registrations are written to the {@link RegistrationStore} before they are visible, so a restart
  * keeps them; they expire after {@code ttl} without a heartbeat. A limiter per agent id outlives
- * re-registrations, so re-registering an agent never resets its in-flight count.
+ * re-registrations, so re-registering an agent never resets its in-flight count; it goes, with
+ * whatever else {@link #onRemoved listeners} keep per agent, when the agent is removed.
+ *
+ * <p>Every write of one id (register, heartbeat, deregister, expire) runs inside the map's
+ * {@code compute} for that id, store call included: two writes of one id never interleave, so the
+ * store and the map cannot disagree. The store calls block; writers run on worker threads, while
+ * readers ({@link #find}) never wait for them.
  */
 public final class AgentRegistry {
 
+    /** A new dynamic registration over {@code registry.maxRegistrations}. */
+    public static final class RegistryFull extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final int limit;
+
+        RegistryFull(int limit) {
+            super("the registry holds its maximum of " + limit + " dynamic registrations (registry.maxRegistrations)",
+                    null, false, false);
+            this.limit = limit;
+        }
+
+        public int limit() {
+            return limit;
+        }
+    }
+
     private final ConcurrentHashMap<String, RegisteredAgent> agents = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ConcurrencyLimiter> limiters = new ConcurrentHashMap<>();
+    private final List<Consumer<String>> removalListeners = new CopyOnWriteArrayList<>();
+    /** Dynamic registrations held; changed only inside a compute, checked against the cap there. */
+    private final AtomicInteger dynamicCount = new AtomicInteger();
     private final RegistrationStore store;
     private final Duration ttl;
+    private final int maxRegistrations;
 
     public AgentRegistry(RegistrationStore store, Duration ttl) {
+        this(store, ttl, RegistrySettings.DEFAULTS.maxRegistrations());
+    }
+
+    public AgentRegistry(RegistrationStore store, Duration ttl, int maxRegistrations) {
         this.store = store;
         this.ttl = ttl;
+        this.maxRegistrations = maxRegistrations;
         for (RegisteredAgent a : store.loadAll()) {
             agents.put(a.id(), a);
+            dynamicCount.incrementAndGet();
         }
     }
 
@@ -35,10 +70,20 @@ public final class AgentRegistry {
         return ttl;
     }
 
+    /** Called with the id of every agent removed (deregistered or expired), after the removal. */
+    public void onRemoved(Consumer<String> listener) {
+        removalListeners.add(listener);
+    }
+
     /** Config-file agents replace whatever had the same id; they are not stored (the file is their store). */
     public void putConfigured(RegisteredAgent agent) {
-        agents.put(agent.id(), agent);
-        store.delete(agent.id());
+        agents.compute(agent.id(), (id, existing) -> {
+            store.delete(id);
+            if (existing != null && existing.origin() == AgentOrigin.DYNAMIC) {
+                dynamicCount.decrementAndGet();
+            }
+            return agent;
+        });
     }
 
     public Optional<RegisteredAgent> find(String id) {
@@ -51,63 +96,100 @@ public final class AgentRegistry {
 
     /**
      * Registers or re-registers a dynamic agent. Re-registering keeps {@code registered_at} and
-     * refreshes {@code last_seen}. A config-file agent cannot be overwritten over the API.
+     * refreshes {@code last_seen}. A config-file agent cannot be overwritten over the API
+     * (IllegalStateException); a new id over the cap is refused with {@link RegistryFull}.
      */
     public RegisteredAgent register(RegisteredAgent requested, Instant now) {
-        RegisteredAgent existing = agents.get(requested.id());
-        if (existing != null && existing.origin() == AgentOrigin.CONFIG) {
-            throw new IllegalStateException("agent_id " + requested.id() + " is defined in the configuration file and cannot be re-registered");
-        }
-        Instant registeredAt = existing != null ? existing.registeredAt() : now;
-        RegisteredAgent agent = new RegisteredAgent(requested.id(), requested.name(), requested.url(),
-                requested.description(), requested.version(), requested.skills(), requested.defaultInputModes(),
-                requested.defaultOutputModes(), requested.protocolVersions(), requested.headers(),
-                requested.limits(), AgentOrigin.DYNAMIC, registeredAt, now);
-        store.save(agent);
-        agents.put(agent.id(), agent);
-        return agent;
+        return agents.compute(requested.id(), (id, existing) -> {
+            if (existing != null && existing.origin() == AgentOrigin.CONFIG) {
+                throw new IllegalStateException("agent_id " + id + " is defined in the configuration file and cannot be re-registered");
+            }
+            if (existing == null && dynamicCount.incrementAndGet() > maxRegistrations) {
+                dynamicCount.decrementAndGet();
+                throw new RegistryFull(maxRegistrations);
+            }
+            Instant registeredAt = existing != null ? existing.registeredAt() : now;
+            RegisteredAgent agent = new RegisteredAgent(id, requested.name(), requested.url(),
+                    requested.description(), requested.version(), requested.skills(), requested.defaultInputModes(),
+                    requested.defaultOutputModes(), requested.protocolVersions(), requested.headers(),
+                    requested.limits(), AgentOrigin.DYNAMIC, registeredAt, now);
+            try {
+                store.save(agent);
+            } catch (RuntimeException e) {
+                if (existing == null) {
+                    dynamicCount.decrementAndGet();
+                }
+                throw e;
+            }
+            return agent;
+        });
     }
 
     /** Updates last_seen; empty when the agent is unknown. */
     public Optional<RegisteredAgent> heartbeat(String id, Instant now) {
-        RegisteredAgent existing = agents.get(id);
-        if (existing == null) {
-            return Optional.empty();
-        }
-        RegisteredAgent seen = existing.seenAt(now);
-        if (seen.origin() == AgentOrigin.DYNAMIC) {
-            store.save(seen);
-        }
-        agents.put(id, seen);
-        return Optional.of(seen);
+        return Optional.ofNullable(agents.computeIfPresent(id, (k, existing) -> {
+            RegisteredAgent seen = existing.seenAt(now);
+            if (seen.origin() == AgentOrigin.DYNAMIC) {
+                store.save(seen);
+            }
+            return seen;
+        }));
     }
 
     /** Removes a dynamic agent; false when unknown. Config-file agents cannot be removed over the API. */
     public boolean deregister(String id) {
-        RegisteredAgent existing = agents.get(id);
-        if (existing == null) {
-            return false;
+        boolean[] removed = {false};
+        agents.computeIfPresent(id, (k, existing) -> {
+            if (existing.origin() == AgentOrigin.CONFIG) {
+                throw new IllegalStateException("agent_id " + id + " is defined in the configuration file and cannot be deregistered");
+            }
+            store.delete(k);
+            dynamicCount.decrementAndGet();
+            removed[0] = true;
+            return null;
+        });
+        if (removed[0]) {
+            removed(id);
         }
-        if (existing.origin() == AgentOrigin.CONFIG) {
-            throw new IllegalStateException("agent_id " + id + " is defined in the configuration file and cannot be deregistered");
-        }
-        store.delete(id);
-        agents.remove(id, existing);
-        return true;
+        return removed[0];
     }
 
     /** Drops dynamic agents whose last heartbeat is older than the TTL; returns their ids. */
     public List<String> expire(Instant now) {
         List<String> expired = new ArrayList<>();
-        for (RegisteredAgent a : agents.values()) {
-            if (a.origin() == AgentOrigin.DYNAMIC && a.lastSeen().plus(ttl).isBefore(now)) {
-                store.delete(a.id());
-                if (agents.remove(a.id(), a)) {
-                    expired.add(a.id());
-                }
+        for (RegisteredAgent candidate : agents.values()) {
+            if (!isExpired(candidate, now)) {
+                continue;
             }
+            // decided again on the current value: a heartbeat or re-registration may have come in since
+            agents.computeIfPresent(candidate.id(), (id, current) -> {
+                if (!isExpired(current, now)) {
+                    return current;
+                }
+                store.delete(id);
+                dynamicCount.decrementAndGet();
+                expired.add(id);
+                return null;
+            });
         }
+        expired.forEach(this::removed);
         return expired;
+    }
+
+    private boolean isExpired(RegisteredAgent a, Instant now) {
+        return a.origin() == AgentOrigin.DYNAMIC && a.lastSeen().plus(ttl).isBefore(now);
+    }
+
+    /**
+     * Drops what was kept for a removed agent, unless it came back meanwhile. Calls still in flight
+     * hold their permit of the old limiter and release it there.
+     */
+    private void removed(String id) {
+        if (agents.containsKey(id)) {
+            return;
+        }
+        limiters.remove(id);
+        removalListeners.forEach(l -> l.accept(id));
     }
 
     /** Agents in id order, filtered by skill tags (any skill with any tag) when tags is not empty. */

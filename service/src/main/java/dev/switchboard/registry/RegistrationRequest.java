@@ -2,8 +2,6 @@ package dev.switchboard.registry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.protocol.model.AgentSkill;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +25,7 @@ final class RegistrationRequest {
 
     private RegistrationRequest() {}
 
-    static RegisteredAgent parse(JsonNode body, Instant now) {
+    static RegisteredAgent parse(JsonNode body, Instant now, EgressPolicy egress) {
         if (body == null || !body.isObject()) {
             throw new Invalid("body", "must be a JSON object");
         }
@@ -37,7 +35,9 @@ final class RegistrationRequest {
         }
         String name = requiredString(body, "name");
         String url = requiredString(body, "url");
-        checkUrl(url);
+        egress.problemWithUrl(url).ifPresent(problem -> {
+            throw new Invalid("url", problem); // never echoed: it may hold a password
+        });
         List<AgentSkill> skills = new ArrayList<>();
         JsonNode s = body.get("skills");
         if (s != null && !s.isNull()) {
@@ -71,18 +71,6 @@ final class RegistrationRequest {
             throw new Invalid("body", "must be a JSON object with agent_id");
         }
         return requiredString(body, "agent_id");
-    }
-
-    private static void checkUrl(String url) {
-        try {
-            URI u = new URI(url);
-            if (!u.isAbsolute() || u.getHost() == null
-                    || !("http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme()))) {
-                throw new Invalid("url", "'" + url + "' must be an absolute http or https URL");
-            }
-        } catch (URISyntaxException e) {
-            throw new Invalid("url", "'" + url + "' is not a URL");
-        }
     }
 
     private static String requiredString(JsonNode n, String field) {

@@ -16,15 +16,18 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * G9: the registry API at KubeMQ's paths. Writes need the admin token when one is configured;
  * reads need an API key (or the admin token) when keys are configured. Store calls run on worker
- * threads. Errors are HTTP 400 (404 for unknown agents, KubeMQ's 400 for an unknown heartbeat)
- * with {@code {"error": "...", "field": "..."}}.
+ * threads. Errors are HTTP 400 (404 for unknown agents, KubeMQ's 400 for an unknown heartbeat, 429 for
+ * a new registration over {@code registry.maxRegistrations}) with {@code {"error": "...", "field": "..."}}.
  */
 public final class RegistryRoutes {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryRoutes.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_BODY = 256 * 1024;
 
@@ -34,9 +37,11 @@ public final class RegistryRoutes {
     private final CallerAuth callers;
     private final Clock clock;
     private final Runnable onChange;
+    private final EgressPolicy egress;
 
-    public RegistryRoutes(Vertx vertx, AgentRegistry registry, String adminToken, CallerAuth callers, Clock clock,
-            Runnable onChange) {
+    public RegistryRoutes(Vertx vertx, AgentRegistry registry, EgressPolicy egress, String adminToken,
+            CallerAuth callers, Clock clock, Runnable onChange) {
+        this.egress = egress;
         this.vertx = vertx;
         this.registry = registry;
         this.adminToken = adminToken;
@@ -65,7 +70,7 @@ public final class RegistryRoutes {
         }
         RegisteredAgent requested;
         try {
-            requested = RegistrationRequest.parse(body, clock.instant());
+            requested = RegistrationRequest.parse(body, clock.instant(), egress);
         } catch (RegistrationRequest.Invalid e) {
             error(ctx.response(), 400, e.getMessage(), e.field);
             return;
@@ -251,9 +256,16 @@ public final class RegistryRoutes {
         vertx.executeBlocking(work).onComplete(ar -> {
             if (ar.succeeded()) {
                 then.accept(ar.result());
+            } else if (ar.cause() instanceof AgentRegistry.RegistryFull full) {
+                ObjectNode n = JSON.createObjectNode();
+                n.put("error", full.getMessage());
+                n.put("field", "agent_id");
+                n.put("limit", full.limit());
+                json(ctx.response(), 429, n);
             } else if (ar.cause() instanceof IllegalStateException conflict) {
                 error(ctx.response(), 409, conflict.getMessage(), "agent_id");
             } else {
+                LOG.info("registry store failed: {}", ar.cause().toString());
                 error(ctx.response(), 500, "the registry store failed; the change was not made", null);
             }
         });

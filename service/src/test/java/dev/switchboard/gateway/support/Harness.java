@@ -1,14 +1,19 @@
 package dev.switchboard.gateway.support;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.chat.web.WebChatSettings;
 import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.config.BridgeSettings;
 import dev.switchboard.config.SecretRef;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
+import dev.switchboard.net.Addresses;
+import dev.switchboard.net.CidrBlock;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.registry.RegistrySettings;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -38,6 +43,10 @@ public final class Harness implements AutoCloseable {
     private String callerIdHeader = ServerSpec.DEFAULT_CALLER_ID_HEADER;
     private Duration registrationTtl = Duration.ofSeconds(90);
     private GatewaySettings gateway = GatewaySettings.DEFAULTS;
+    private String listenHost = "127.0.0.1";
+    private String publicUrl;
+    private RegistrySettings registry = RegistrySettings.DEFAULTS;
+    private List<CidrBlock> trustedProxies = List.of();
     private final List<AgentBackendSpec> backends = new ArrayList<>();
     private final Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
 
@@ -99,6 +108,28 @@ public final class Harness implements AutoCloseable {
         return this;
     }
 
+    /** The listen address (default 127.0.0.1); the app's base URL shows a wildcard as 127.0.0.1. */
+    public Harness listen(String host) {
+        this.listenHost = host;
+        return this;
+    }
+
+    public Harness publicUrl(String url) {
+        this.publicUrl = url;
+        return this;
+    }
+
+    public Harness registry(RegistrySettings settings) {
+        this.registry = settings;
+        return this;
+    }
+
+    /** The web chat's trusted proxies, which the cards trust for X-Forwarded-Host/-Proto too. */
+    public Harness trustedProxies(String... cidrs) {
+        this.trustedProxies = java.util.Arrays.stream(cidrs).map(CidrBlock::parse).toList();
+        return this;
+    }
+
     public Harness keepaliveInterval(Duration interval) {
         return gateway(new GatewaySettings(gateway.maxRequestBytes(), interval, gateway.connectTimeout(),
                 gateway.maxRequestBytesInFlight()));
@@ -111,9 +142,13 @@ public final class Harness implements AutoCloseable {
 
     public SwitchboardConfig config() {
         ServerSpec d = ServerSpec.defaults();
-        ServerSpec server = new ServerSpec("127.0.0.1", 0, "sqlite:" + dir.resolve("switchboard.db"), adminToken,
-                List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway, false, null, d.http(), d.registry());
-        return new SwitchboardConfig(server, List.copyOf(backends), List.of(), Map.copyOf(secrets));
+        ServerSpec server = new ServerSpec(listenHost, 0, "sqlite:" + dir.resolve("switchboard.db"), adminToken,
+                List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway, !Addresses.isLoopbackOnly(listenHost),
+                publicUrl, d.http(), registry);
+        BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
+                : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
+                        BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());
+        return new SwitchboardConfig(server, List.copyOf(backends), List.of(), Map.copyOf(secrets), bridge);
     }
 
     public static AgentBackendSpec spec(String name, String url, AgentLimits limits, Map<String, String> headers,
