@@ -25,6 +25,9 @@ import java.util.Optional;
 public final class GatewayHandler implements Handler<RoutingContext> {
 
     private static final String PREFIX = "/a2a/";
+    /** The most of a refused call's body read to find its id. */
+    static final int ID_PEEK_BYTES = 64 * 1024;
+    private static final String BUDGET_FULL = "server busy: the gateway holds its maximum of request bytes; retry shortly";
 
     private final Vertx vertx;
     private final HttpClientAgent client;
@@ -90,7 +93,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         // a caller must not make the gateway buffer 10 MiB to learn that the agent is unknown or busy
         if (!AgentIds.isValid(agentId)) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
-            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+            refuseNamingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
                     GatewayException.Kind.REQUEST), 200, false);
             return;
@@ -98,7 +101,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         RegisteredAgent agent = registry.find(agentId).orElse(null);
         if (agent == null) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
-            refuseUnread(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
+            refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
                     "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
             return;
         }
@@ -125,7 +128,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         RequestBudget.Reservation bytes = budget.open();
         if (declared > 0 && !bytes.grow(declared)) {
             permit.release();
-            busy(request, agent, "server busy: the gateway holds its maximum of request bytes; retry shortly");
+            busy(request, agent, BUDGET_FULL);
             return;
         }
         readBody(request, agent, declared < 0, permit, bytes,
@@ -151,8 +154,61 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     private void busy(HttpServerRequest request, RegisteredAgent agent, String message) {
         metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
-        refuseUnread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
+        refuseNamingId(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
                 GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
+    }
+
+    /**
+     * A refusal that names the request's id, as JSON-RPC asks and callers match on: a small body (up to
+     * {@value #ID_PEEK_BYTES} bytes, inside the byte budget) is read only to find its id. A larger one, or
+     * one the budget has no room for, is not read, and the error's id is null.
+     */
+    private void refuseNamingId(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
+        long declared = declaredLength(request);
+        RequestBudget.Reservation bytes = budget.open();
+        if (request.isEnded() || declared > ID_PEEK_BYTES || (declared > 0 && !bytes.grow(declared))) {
+            bytes.release();
+            refuseUnread(request, e, status, retryAfter);
+            return;
+        }
+        Buffer body = Buffer.buffer();
+        boolean[] done = {false};
+        request.handler(chunk -> {
+            if (done[0]) {
+                return;
+            }
+            if (body.length() + chunk.length() > ID_PEEK_BYTES || (declared < 0 && !bytes.grow(chunk.length()))) {
+                done[0] = true;
+                bytes.release();
+                refuseUnread(request, e, status, retryAfter);
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        request.endHandler(v -> {
+            if (!done[0]) {
+                done[0] = true;
+                bytes.release();
+                respondError(request.response(), new GatewayException(idOf(body), e.code(), e.getMessage(), e.kind()),
+                        status, retryAfter);
+            }
+        });
+        request.exceptionHandler(x -> {
+            if (!done[0]) {
+                done[0] = true;
+                bytes.release();
+            }
+        });
+        request.resume();
+    }
+
+    /** The id of a JSON-RPC request, or null when the body has none that can be read. */
+    private static com.fasterxml.jackson.databind.JsonNode idOf(Buffer body) {
+        try {
+            return RoutingFields.parse(body.getBytes()).id();
+        } catch (GatewayException invalid) {
+            return invalid.id();
+        }
     }
 
     /**
@@ -192,7 +248,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             }
             if (countChunks && !bytes.grow(chunk.length())) {
                 release.run();
-                busy(request, agent, "server busy: the gateway holds its maximum of request bytes; retry shortly");
+                // part of the body is gone already: no id can be found in the rest, and it is not read
+                metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
+                refuseUnread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, BUDGET_FULL,
+                        GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
                 return;
             }
             body.appendBuffer(chunk);

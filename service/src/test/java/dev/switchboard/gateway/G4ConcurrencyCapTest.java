@@ -87,8 +87,7 @@ class G4ConcurrencyCapTest {
         assertThat(rejected.errorData().path("retryable").asBoolean()).isTrue();
         assertThat(rejected.errorData().path("executed").asBoolean(true)).isFalse();
         assertThat(rejected.header("Retry-After")).isEqualTo("1");
-        // refused before the body is read (issue 8), so the request's id is unknown: null, as JSON-RPC says
-        assertThat(rejected.json().get("id").isNull()).isTrue();
+        assertThat(rejected.json().path("id").asInt()).isEqualTo(3);
         assertThat(rejected.status()).as("README: busy is HTTP 503").isEqualTo(503);
         // answered while both calls in flight were still waiting: not queued behind them
         assertThat(first).isNotDone();
