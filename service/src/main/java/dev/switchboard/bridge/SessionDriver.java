@@ -44,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * thread's lane (one of a few single-threaded executors), where the step's result — session, posts,
  * turn states — is committed to the store before any of its effects runs. Calls to the agent are
  * asynchronous; their results come back to the lane as inputs.
+ *
+ * <p>Memory is bounded (issue 8): a thread takes at most {@code maxQueuedTurns} turns waiting behind its task,
+ * and a session with nothing in flight — no unfinished turn, no open stream, no pending call or timer — is
+ * dropped from memory after {@code sessionIdleTimeout}; the store has it, and the next input loads it again.
  */
 public final class SessionDriver implements AutoCloseable {
 
@@ -64,11 +68,18 @@ public final class SessionDriver implements AutoCloseable {
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ChatThread> threads = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, StreamHandle> streams = new ConcurrentHashMap<>();
+    /** calls and timers of a thread whose result has not come back yet */
+    private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
+    /** when each thread in memory last had an input */
+    private final ConcurrentHashMap<String, Instant> lastInput = new ConcurrentHashMap<>();
+    private final BridgeLimits limits;
+    private final long sweepTimer;
     private volatile boolean closed;
 
     public SessionDriver(Vertx vertx, ChatStore store, ChatEvents events, A2aAgentClient client, Engine engine,
-            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount) {
+            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits) {
         this.vertx = vertx;
+        this.limits = limits;
         this.store = store;
         this.events = events;
         this.client = client;
@@ -85,6 +96,53 @@ public final class SessionDriver implements AutoCloseable {
                 return t;
             });
         }
+        long idle = limits.sessionIdleTimeout().toMillis();
+        this.sweepTimer = vertx.setPeriodic(Math.max(10, Math.min(idle / 2, 60_000)), id -> evictIdle());
+    }
+
+    /** How many sessions are held in memory (the store holds them all). */
+    public int sessionsInMemory() {
+        return sessions.size();
+    }
+
+    /** Threads held in memory: cached sessions, threads, streams, calls and timers in flight. */
+    public int threadsInMemory() {
+        java.util.Set<String> ids = new java.util.HashSet<>(sessions.keySet());
+        ids.addAll(threads.keySet());
+        ids.addAll(streams.keySet());
+        ids.addAll(inFlight.keySet());
+        ids.addAll(lastInput.keySet());
+        return ids.size();
+    }
+
+    /** Forgets every session idle for the timeout, each on its own lane so no input races the check. */
+    private void evictIdle() {
+        if (closed) {
+            return;
+        }
+        java.util.Set<String> ids = new java.util.HashSet<>(sessions.keySet());
+        ids.addAll(threads.keySet());
+        for (String threadId : ids) {
+            onLane(threadId, () -> {
+                Session s = sessions.get(threadId);
+                Instant last = lastInput.get(threadId);
+                boolean quiet = last == null || !last.plus(limits.sessionIdleTimeout()).isAfter(clock.instant());
+                if ((s == null || s.idle()) && quiet && !streams.containsKey(threadId) && !inFlight.containsKey(threadId)) {
+                    sessions.remove(threadId);
+                    threads.remove(threadId);
+                    lastInput.remove(threadId);
+                }
+                return null;
+            });
+        }
+    }
+
+    private void hold(String threadId) {
+        inFlight.merge(threadId, 1, Integer::sum);
+    }
+
+    private void release(String threadId) {
+        inFlight.computeIfPresent(threadId, (k, n) -> n <= 1 ? null : n - 1);
     }
 
     public Optional<BindingRuntime> binding(String name) {
@@ -109,13 +167,17 @@ public final class SessionDriver implements AutoCloseable {
             Optional<Post> existing = store.post(messageId);
             if (existing.isPresent()) {
                 if (!existing.get().threadId().equals(thread.threadId()) || !Post.USER.equals(existing.get().kind())) {
-                    throw new IllegalArgumentException("messageId " + messageId + " is already used by another message");
+                    throw new TurnRefused.MessageIdTaken(messageId);
                 }
                 return existing.get();
             }
             threads.putIfAbsent(thread.threadId(), thread);
-            Session session = load(thread.threadId());
             Instant now = clock.instant();
+            lastInput.put(thread.threadId(), now);
+            Session session = load(thread.threadId());
+            if (!session.awaitsAnswer() && session.queuedTurns() >= limits.maxQueuedTurns()) {
+                throw new TurnRefused.QueueFull(limits.maxQueuedTurns());
+            }
             Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor), now);
             Turn owner = ownerOf(t.session(), messageId);
             String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
@@ -145,8 +207,9 @@ public final class SessionDriver implements AutoCloseable {
             return;
         }
         onLane(threadId, () -> {
-            Session session = load(threadId);
             Instant now = clock.instant();
+            lastInput.put(threadId, now);
+            Session session = load(threadId);
             Transition t = engine.step(session, input, now);
             if (t.effects().isEmpty() && t.session().gen() == session.gen()) {
                 // Nothing to run and nothing shown: not worth a transaction. But the step may still have
@@ -203,9 +266,13 @@ public final class SessionDriver implements AutoCloseable {
                 submit(threadId, new Input.CallFailed(f.gen(), Input.Call.CARD, noBackend(), false));
                 return;
             }
-            client.fetchCard(ep).onComplete(ar -> submit(threadId, ar.succeeded()
-                    ? new Input.CardFetched(f.gen(), ar.result())
-                    : new Input.CallFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false)));
+            hold(threadId);
+            client.fetchCard(ep).onComplete(ar -> {
+                release(threadId);
+                submit(threadId, ar.succeeded()
+                        ? new Input.CardFetched(f.gen(), ar.result())
+                        : new Input.CallFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false));
+            });
         } else if (e instanceof Effect.SendStream s) {
             stream(threadId, s.gen(), Input.Call.SEND, listener -> client.sendStreaming(endpoint(threadId, session),
                     SendMessageParams.of(s.message()), listener), session);
@@ -230,7 +297,11 @@ public final class SessionDriver implements AutoCloseable {
             }
         } else if (e instanceof Effect.ScheduleTimer s) {
             long delay = Math.max(1, Duration.between(clock.instant(), s.at()).toMillis());
-            vertx.setTimer(delay, id -> submit(threadId, new Input.TimerFired(s.gen())));
+            hold(threadId);
+            vertx.setTimer(delay, id -> {
+                release(threadId);
+                submit(threadId, new Input.TimerFired(s.gen()));
+            });
         } else if (e instanceof Effect.CountCredentialRejection) {
             ChatThread thread = thread(threadId);
             Counter.builder("switchboard_credential_rejections_total")
@@ -256,6 +327,8 @@ public final class SessionDriver implements AutoCloseable {
             submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
             return;
         }
+        OpenStream open = new OpenStream();
+        streams.put(threadId, open);
         StreamListener listener = new StreamListener() {
             @Override
             public void onEvent(StreamEvent event) {
@@ -264,16 +337,49 @@ public final class SessionDriver implements AutoCloseable {
 
             @Override
             public void onEnd() {
+                streams.remove(threadId, open);
                 submit(threadId, new Input.StreamEnded(gen));
             }
 
             @Override
             public void onFailure(CallFailure failure, boolean afterEvents) {
+                streams.remove(threadId, open);
                 submit(threadId, new Input.CallFailed(gen, call, failure, afterEvents));
             }
         };
         // the client must be driven from a Vert.x context; its callbacks then stay on it
-        vertx.runOnContext(v -> streams.put(threadId, starter.start(listener)));
+        vertx.runOnContext(v -> {
+            try {
+                open.started(starter.start(listener));
+            } catch (RuntimeException e) {
+                streams.remove(threadId, open);
+                submit(threadId, new Input.CallFailed(gen, call, failureOf(e), false));
+            }
+        });
+    }
+
+    /**
+     * A stream from the moment it is asked for until it ends, fails or is closed: while it is in
+     * {@code streams}, its session stays in memory. A close before the call started cuts it as it starts.
+     */
+    private static final class OpenStream implements StreamHandle {
+        private StreamHandle call;
+        private boolean closed;
+
+        synchronized void started(StreamHandle handle) {
+            call = handle;
+            if (closed) {
+                handle.close();
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            closed = true;
+            if (call != null) {
+                call.close();
+            }
+        }
     }
 
     private void call(String threadId, long gen, Input.Call call, Session session,
@@ -283,8 +389,11 @@ public final class SessionDriver implements AutoCloseable {
             submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
             return;
         }
-        vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> submit(threadId, ar.succeeded()
-                ? ar.result() : new Input.CallFailed(gen, call, failureOf(ar.cause()), false))));
+        hold(threadId);
+        vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> {
+            release(threadId);
+            submit(threadId, ar.succeeded() ? ar.result() : new Input.CallFailed(gen, call, failureOf(ar.cause()), false));
+        }));
     }
 
     private AgentEndpoint endpoint(String threadId, Session session) {
@@ -323,6 +432,7 @@ public final class SessionDriver implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        vertx.cancelTimer(sweepTimer);
         streams.values().forEach(StreamHandle::close);
         for (ExecutorService lane : lanes) {
             lane.shutdown();
