@@ -68,8 +68,10 @@ public final class SessionDriver implements AutoCloseable {
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ChatThread> threads = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, StreamHandle> streams = new ConcurrentHashMap<>();
-    /** calls and timers of a thread whose result has not come back yet */
+    /** calls of a thread whose result has not come back yet */
     private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
+    /** timers of a thread that have not fired; scheduled and cancelled on the thread's lane */
+    private final ConcurrentHashMap<String, java.util.Set<PendingTimer>> timers = new ConcurrentHashMap<>();
     /** when each thread in memory last had an input */
     private final ConcurrentHashMap<String, Instant> lastInput = new ConcurrentHashMap<>();
     private final BridgeLimits limits;
@@ -105,14 +107,10 @@ public final class SessionDriver implements AutoCloseable {
         return sessions.size();
     }
 
-    /** Threads held in memory: cached sessions, threads, streams, calls and timers in flight. */
-    public int threadsInMemory() {
-        java.util.Set<String> ids = new java.util.HashSet<>(sessions.keySet());
-        ids.addAll(threads.keySet());
-        ids.addAll(streams.keySet());
-        ids.addAll(inFlight.keySet());
-        ids.addAll(lastInput.keySet());
-        return ids.size();
+    /** True while anything of the thread is held in memory: its session, thread, stream, calls or timers. */
+    public boolean inMemory(String threadId) {
+        return sessions.containsKey(threadId) || threads.containsKey(threadId) || streams.containsKey(threadId)
+                || inFlight.containsKey(threadId) || timers.containsKey(threadId) || lastInput.containsKey(threadId);
     }
 
     /** Forgets every session idle for the timeout, each on its own lane so no input races the check. */
@@ -127,13 +125,33 @@ public final class SessionDriver implements AutoCloseable {
                 Session s = sessions.get(threadId);
                 Instant last = lastInput.get(threadId);
                 boolean quiet = last == null || !last.plus(limits.sessionIdleTimeout()).isAfter(clock.instant());
-                if ((s == null || s.idle()) && quiet && !streams.containsKey(threadId) && !inFlight.containsKey(threadId)) {
+                if ((s == null || s.idle()) && quiet && !streams.containsKey(threadId) && !inFlight.containsKey(threadId)
+                        && !timers.containsKey(threadId)) {
                     sessions.remove(threadId);
                     threads.remove(threadId);
                     lastInput.remove(threadId);
                 }
                 return null;
             });
+        }
+    }
+
+    /** A timer asked for by a step; its id is known once it is set. */
+    private static final class PendingTimer {
+        volatile long id = -1;
+    }
+
+    /**
+     * A session with no turns has nothing a timer could do (every result without an active turn is stale),
+     * so its timers go: the session is then free to leave memory.
+     */
+    private void cancelTimersIfIdle(String threadId, Session session) {
+        if (!session.idle()) {
+            return;
+        }
+        java.util.Set<PendingTimer> pending = timers.remove(threadId);
+        if (pending != null) {
+            pending.forEach(p -> vertx.cancelTimer(p.id));
         }
     }
 
@@ -187,6 +205,7 @@ public final class SessionDriver implements AutoCloseable {
             sessions.put(thread.threadId(), t.session());
             changed.forEach(events::publish);
             run(thread.threadId(), t);
+            cancelTimersIfIdle(thread.threadId(), t.session());
             return changed.get(0);
         });
     }
@@ -216,12 +235,14 @@ public final class SessionDriver implements AutoCloseable {
                 // moved the session on (an event pushes the silence deadline back; a task read again and
                 // still in auth-required goes back to paused), so the session in memory is the new one.
                 sessions.put(threadId, t.session());
+                cancelTimersIfIdle(threadId, t.session());
                 return null;
             }
             List<Post> changed = store.commitStep(threadId, t.session(), t.effects(), null, now);
             sessions.put(threadId, t.session());
             changed.forEach(events::publish);
             run(threadId, t);
+            cancelTimersIfIdle(threadId, t.session());
             return null;
         }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
                 e.toString()));
@@ -297,9 +318,13 @@ public final class SessionDriver implements AutoCloseable {
             }
         } else if (e instanceof Effect.ScheduleTimer s) {
             long delay = Math.max(1, Duration.between(clock.instant(), s.at()).toMillis());
-            hold(threadId);
-            vertx.setTimer(delay, id -> {
-                release(threadId);
+            PendingTimer pending = new PendingTimer();
+            timers.computeIfAbsent(threadId, k -> ConcurrentHashMap.newKeySet()).add(pending);
+            pending.id = vertx.setTimer(delay, id -> {
+                timers.computeIfPresent(threadId, (k, set) -> {
+                    set.remove(pending);
+                    return set.isEmpty() ? null : set;
+                });
                 submit(threadId, new Input.TimerFired(s.gen()));
             });
         } else if (e instanceof Effect.CountCredentialRejection) {

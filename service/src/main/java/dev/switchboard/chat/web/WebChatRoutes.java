@@ -307,13 +307,14 @@ public final class WebChatRoutes {
                     .putHeader("Content-Type", "text/event-stream")
                     .putHeader("Cache-Control", "no-cache")
                     .putHeader("X-Accel-Buffering", "no");
-            r.write(": connected\n\n");
             Context context = vertx.getOrCreateContext();
             Runnable stop = events.watch(threadId, post -> context.runOnContext(v -> {
                 if (!r.closed() && !r.ended()) {
                     r.write("event: post\ndata: " + postJson(post) + "\n\n");
                 }
             }));
+            // watching before saying so: a client that saw "connected" misses no change after it
+            r.write(": connected\n\n");
             long keepalive = vertx.setPeriodic(15_000, id -> {
                 if (!r.closed() && !r.ended()) {
                     r.write(": keepalive\n\n");
