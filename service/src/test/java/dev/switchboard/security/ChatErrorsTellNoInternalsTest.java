@@ -82,6 +82,7 @@ class ChatErrorsTellNoInternalsTest {
     void oversizedUnknownAndConflictingRequestsAreNo500s() {
         RawHttp.Response huge = post("/api/chat/channels/echo/threads", "{\"text\": \"" + "x".repeat(80 * 1024) + "\"}");
         assertThat(huge.status()).isEqualTo(413);
+        assertThat(ChatApi.read(huge.body()).path("error").asText()).isEqualTo("body: larger than 64 KiB");
         assertNoInternals(huge, "huge body");
 
         for (String path : new String[] {"/api/chat/nothing", "/api/chat/threads/" + "x".repeat(2000),
@@ -93,6 +94,7 @@ class ChatErrorsTellNoInternalsTest {
 
         // a messageId that belongs to another message: 409 in our words (it used to echo the exception's text)
         Sent first = chat.newThread("echo", "first", "m-taken", Map.of());
+        chat.awaitFinal(first, java.time.Duration.ofSeconds(30)); // its answer, post "answer-m-taken", is written
         Sent other = chat.newThread("echo", "other");
         for (String body : new String[] {ChatApi.body("again", "m-taken"), ChatApi.body("again", "answer-m-taken")}) {
             RawHttp.Response r = post("/api/chat/threads/" + other.threadId() + "/messages", body);

@@ -96,6 +96,17 @@ public final class WebChatRoutes {
         router.post("/api/chat/threads/:threadId/messages").handler(body).handler(this::newMessage);
         router.get("/api/chat/threads/:threadId/events").handler(this::events);
         router.route("/api/chat/*").handler(ctx -> error(ctx.response(), 404, "no such chat API path", null));
+        // what Vert.x itself refuses (a body over the limit), in the API's own JSON, and no exception's text
+        router.route("/api/chat/*").failureHandler(ctx -> {
+            int status = ctx.statusCode();
+            if (status == 413) {
+                error(ctx.response(), 413, "body: larger than " + (MAX_TEXT * 2 / 1024) + " KiB", "body");
+            } else if (status >= 400 && status < 500) {
+                error(ctx.response(), status, "the request was refused", null);
+            } else {
+                error(ctx.response(), 500, "the chat failed; nothing was changed", null);
+            }
+        });
     }
 
     /**
