@@ -69,6 +69,13 @@ class DemoHintsWorkTest {
         assertThat(tried).contains("echo: /ask", "echo: /stream 5 200", "echo: /fail");
     }
 
+    @Test
+    void aMistypedDirectiveEndsItsTurnAtOnce() {
+        // the testkit rejects the task naming the problem: no quarter of an hour of "retrying"
+        Sent sent = chat.newThread("echo", "/slow soon");
+        assertThat(chat.awaitFinal(sent, TURN).state()).isEqualTo("rejected");
+    }
+
     /** Waits for the turn to end, answering a question when one is asked. */
     private static Post endOf(Sent sent) {
         List<Post> posts = chat.awaitPosts(sent.threadId(), "turn " + sent.messageId() + " to end or ask", TURN,

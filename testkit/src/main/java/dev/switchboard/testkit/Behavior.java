@@ -148,16 +148,26 @@ public sealed interface Behavior {
         }
     }
 
-    /** Ends the task rejected. */
-    record Reject() implements TaskBehavior {
+    /** Ends the task rejected, with {@code reason} as its status message. */
+    record Reject(String reason) implements TaskBehavior {
+        public static final String DEFAULT_REASON = "rejected by the testkit agent";
+
+        public Reject {
+            reason = reason == null || reason.isBlank() ? DEFAULT_REASON : reason;
+        }
+
+        public Reject() {
+            this(DEFAULT_REASON);
+        }
+
         @Override
         public Script script(String text) {
-            return Script.reject();
+            return Script.reject(reason);
         }
 
         @Override
         public String directive() {
-            return "/reject";
+            return reason.equals(DEFAULT_REASON) ? "/reject" : "/reject " + reason;
         }
     }
 
@@ -492,7 +502,7 @@ public sealed interface Behavior {
                 String[] args = rest.split("\\s+", 2);
                 yield new Fail(rest.isEmpty() ? Fail.DEFAULT_CODE : args[0], args.length > 1 ? args[1] : null);
             }
-            case "/reject" -> noArgs(new Reject(), rest);
+            case "/reject" -> new Reject(rest);
             case "/newcontext" -> noArgs(new NewContext(), rest);
             case "/error" -> {
                 String[] args = rest.split("\\s+", 2);
