@@ -35,6 +35,8 @@ class ChatApiRefusesAnonymousCallersTest {
     static SwitchboardApp app;
     /** the same, but the proxy is on this machine */
     static SwitchboardApp proxied;
+    /** all interfaces, no credentials at all: the operator said insecure */
+    static SwitchboardApp insecure;
 
     @BeforeAll
     static void start() {
@@ -52,11 +54,15 @@ class ChatApiRefusesAnonymousCallersTest {
                 apiKeys: [{name: ci-bot, key: %s}]
                 webChat: {trustedProxies: [127.0.0.1/32]}
                 """.formatted(KEY)).webBackend("echo", agent.url(), null).start(vertx);
+        insecure = BridgeConfig.server(dir.resolve("c.db"), """
+                listen: 0.0.0.0:0
+                insecure: true
+                """).webBackend("echo", agent.url(), null).start(vertx);
     }
 
     @AfterAll
     static void stop() {
-        for (SwitchboardApp a : new SwitchboardApp[] {app, proxied}) {
+        for (SwitchboardApp a : new SwitchboardApp[] {app, proxied, insecure}) {
             if (a != null) {
                 a.close().await();
             }
@@ -156,6 +162,18 @@ class ChatApiRefusesAnonymousCallersTest {
         RawHttp.Response js = http(app).get("/app.js", Map.of());
         assertThat(js.status()).isEqualTo(200);
         assertThat(js.body()).contains("Authorization").contains("sessionStorage").doesNotContain("new EventSource");
+    }
+
+    @Test
+    void anInsecureServerIsOpenLikeALoopbackOne() {
+        // the operator's explicit choice (and the demo's --host 0.0.0.0 --insecure): anyone is the default user
+        RawHttp http = http(insecure);
+        RawHttp.Response me = http.get("/api/chat/me", Map.of());
+        assertThat(me.status()).isEqualTo(200);
+        assertThat(ChatApi.read(me.body()).path("id").asText()).isEqualTo("local");
+        // still no cross-site posts
+        assertThat(http.post("/api/chat/channels/echo/threads", Map.of("Content-Type", "application/json",
+                "Origin", "http://evil.example"), ChatApi.body("forged", null)).status()).isEqualTo(403);
     }
 
     private static java.util.List<JsonNode> threads(RawHttp http, String key) {

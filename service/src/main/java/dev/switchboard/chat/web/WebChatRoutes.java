@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
  * <p>Secure by default (issue 8): every request must name one of our hosts (421), the API needs an identity
  * ({@link WebIdentity}, 401), and a POST must be JSON (415) from our own page (403). A POST with neither
  * {@code Origin} nor {@code Sec-Fetch-Site} (curl, scripts) is taken only with an API key, which a browser
- * cannot send cross-site, or on a loopback-only server; every browser sends {@code Origin} on a POST.
+ * cannot send cross-site, or on a loopback-only server; every browser sends {@code Origin} on a POST. A server
+ * the operator declared {@code insecure} is open like a loopback one: anyone who reaches it is the default user.
  */
 public final class WebChatRoutes {
 
@@ -57,7 +58,8 @@ public final class WebChatRoutes {
     private final SessionDriver driver;
     private final WebIdentity identity;
     private final OwnOrigin own;
-    private final boolean loopbackOnly;
+    /** anonymous callers are the default user: a loopback-only server, or one the operator declared insecure */
+    private final boolean open;
     private final Clock clock;
     /** channel → binding, for the web platform */
     private final Map<String, BindingSpec> channels = new LinkedHashMap<>();
@@ -73,8 +75,8 @@ public final class WebChatRoutes {
         this.store = store;
         this.events = events;
         this.driver = driver;
-        this.loopbackOnly = Addresses.isLoopbackOnly(server.host());
-        this.identity = new WebIdentity(settings, new CallerAuth(server.apiKeys()), loopbackOnly);
+        this.open = Addresses.isLoopbackOnly(server.host()) || server.insecure();
+        this.identity = new WebIdentity(settings, new CallerAuth(server.apiKeys()), open);
         this.own = new OwnOrigin(server.publicUrl(), server.host());
         this.clock = clock;
         this.descriptions = descriptions;
@@ -166,7 +168,7 @@ public final class WebChatRoutes {
             return site.trim().equalsIgnoreCase("same-origin") ? null : "cross-site request refused: Sec-Fetch-Site " + site.trim();
         }
         // no browser sends a POST with neither header; a script with a key or on this machine may
-        return caller.byKey() || loopbackOnly ? null
+        return caller.byKey() || open ? null
                 : "a POST needs an Origin or Sec-Fetch-Site header, or an API key";
     }
 

@@ -12,8 +12,8 @@ import java.util.Optional;
 /**
  * Who is writing in the web chat (issue 8). In order: a fronting proxy's {@code X-Forwarded-User} /
  * {@code X-Forwarded-Email}, believed only when the connection comes from one of {@code proxies}; an API key
- * ({@code Authorization: Bearer}, the actor is the key's name); on a loopback-only server, the configured
- * default user. Anyone else is nobody: the caller answers 401.
+ * ({@code Authorization: Bearer}, the actor is the key's name); on an open server (loopback-only, or declared
+ * insecure by its operator), the configured default user. Anyone else is nobody: the caller answers 401.
  */
 final class WebIdentity {
 
@@ -23,13 +23,13 @@ final class WebIdentity {
     private final List<CidrBlock> proxies;
     private final CallerAuth keys;
     private final Actor defaultUser;
-    private final boolean loopbackOnly;
+    private final boolean open;
 
-    WebIdentity(WebChatSettings settings, CallerAuth keys, boolean loopbackOnly) {
+    WebIdentity(WebChatSettings settings, CallerAuth keys, boolean open) {
         this.proxies = settings.proxies();
         this.keys = keys;
         this.defaultUser = settings.defaultUser();
-        this.loopbackOnly = loopbackOnly;
+        this.open = open;
     }
 
     Optional<Caller> of(HttpServerRequest request) {
@@ -45,7 +45,7 @@ final class WebIdentity {
             // a key that does not match is refused even where the default user would do: it is a mistake to show
             return keys.callerId(request).map(name -> new Caller(new Actor(name, name, null), true));
         }
-        return loopbackOnly ? Optional.of(new Caller(defaultUser, false)) : Optional.empty();
+        return open ? Optional.of(new Caller(defaultUser, false)) : Optional.empty();
     }
 
     /** True when the connection comes from a trusted proxy, whose forwarded headers are believed. */
