@@ -102,11 +102,6 @@ public final class SessionDriver implements AutoCloseable {
         this.sweepTimer = vertx.setPeriodic(Math.max(10, Math.min(idle / 2, 60_000)), id -> evictIdle());
     }
 
-    /** How many sessions are held in memory (the store holds them all). */
-    public int sessionsInMemory() {
-        return sessions.size();
-    }
-
     /** True while anything of the thread is held in memory: its session, thread, stream, calls or timers. */
     public boolean inMemory(String threadId) {
         return sessions.containsKey(threadId) || threads.containsKey(threadId) || streams.containsKey(threadId)
