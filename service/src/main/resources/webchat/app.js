@@ -69,7 +69,7 @@
     posts: new Map(), // id -> Post from the server
     pending: new Map(), // messageId -> {messageId, threadId, text, status, error, createdAt}
     postEls: new Map(), // id -> <li>
-    es: null,
+    es: null, // the live stream's AbortController
     esGen: 0,
     esRetry: 0,
     esTimer: null,
@@ -77,6 +77,45 @@
     creatingThread: false,
     renderQueued: false,
   };
+
+  // ---- Identity --------------------------------------------------------------------------------
+  // On a server reachable beyond this machine the API wants an identity. Behind a signing-in proxy the
+  // browser already has one; otherwise the page asks for an API key once, keeps it in this tab
+  // (sessionStorage) and sends it as a Bearer header, also on the live stream (fetch, not EventSource, which
+  // cannot send headers; a key in the URL would end up in logs and history).
+
+  const KEY_STORE = 'switchboard.apiKey';
+  const auth = { key: readKey(), asked: false };
+
+  function readKey() {
+    try {
+      return sessionStorage.getItem(KEY_STORE);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function withAuth(headers) {
+    if (auth.key) headers.Authorization = 'Bearer ' + auth.key;
+    return headers;
+  }
+
+  /** After a 401 to a call made with {@code usedKey}: true when there is a new key to try the call with. */
+  function renewKey(usedKey) {
+    if (auth.key && auth.key !== usedKey) return true; // another call already got one
+    if (auth.key === usedKey && usedKey) {
+      auth.key = null;
+      try { sessionStorage.removeItem(KEY_STORE); } catch (e) { /* private mode */ }
+    }
+    if (auth.asked) return false;
+    auth.asked = true;
+    const key = window.prompt(
+      'This chat needs an API key (ask whoever runs this Switchboard). It is kept in this tab only.', '');
+    if (!key || !key.trim()) return false;
+    auth.key = key.trim();
+    try { sessionStorage.setItem(KEY_STORE, auth.key); } catch (e) { /* kept in memory only */ }
+    return true;
+  }
 
   // ---- API -------------------------------------------------------------------------------------
 
@@ -92,11 +131,12 @@
 
   async function api(method, path, body) {
     let res;
+    const usedKey = auth.key;
     try {
       res = await fetch(path, {
         method,
-        headers: body === undefined ? { Accept: 'application/json' }
-          : { 'Content-Type': 'application/json', Accept: 'application/json' },
+        headers: withAuth(body === undefined ? { Accept: 'application/json' }
+          : { 'Content-Type': 'application/json', Accept: 'application/json' }),
         body: body === undefined ? undefined : JSON.stringify(body),
         credentials: 'same-origin',
         cache: 'no-store',
@@ -110,6 +150,9 @@
       json = text ? JSON.parse(text) : null;
     } catch (e) {
       json = null;
+    }
+    if (res.status === 401 && renewKey(usedKey)) {
+      return api(method, path, body);
     }
     if (!res.ok) {
       throw new ApiError(res.status, json);
@@ -223,6 +266,10 @@
         break;
       } catch (e) {
         ui.channelsEmpty.hidden = false;
+        if (e.status === 401) {
+          ui.channelsEmpty.textContent = 'This chat needs an API key. Reload the page to enter one.';
+          return;
+        }
         ui.channelsEmpty.textContent = 'Could not load channels (' + e.message + '). Retrying…';
         await sleep(Math.min(10000, 500 * 2 ** attempt));
       }
@@ -456,45 +503,99 @@
 
   // ---- Live updates ---------------------------------------------------------------------------
 
+  /** The thread's live events: SSE read with fetch, so that it can carry the API key. */
   function openStream() {
     closeStream();
     const threadId = state.threadId;
     if (!threadId) return;
     const gen = state.esGen;
-    const es = new EventSource('/api/chat/threads/' + enc(threadId) + '/events');
-    state.es = es;
+    const stream = new AbortController();
+    state.es = stream;
     setConnection(state.esRetry > 0 ? 'reconnecting' : 'connecting');
-    es.onopen = () => {
+    readStream(threadId, gen, stream).then((again) => {
       if (gen !== state.esGen) return;
-      state.esRetry = 0;
-      setConnection('live');
-      // anything that changed while we were not listening arrives with the snapshot
-      fetchThread(threadId);
-    };
-    es.addEventListener('post', (event) => {
-      if (gen !== state.esGen) return;
-      let post;
-      try {
-        post = JSON.parse(event.data);
-      } catch (e) {
+      state.es = null;
+      if (again === 'stop') {
+        setConnection('idle');
         return;
       }
-      mergePost(post);
-      scheduleRender();
-      refreshThreadsSoon();
-    });
-    es.onerror = () => {
-      if (gen !== state.esGen) return;
-      es.close();
-      state.es = null;
       setConnection('reconnecting');
-      const delay = Math.min(STREAM_RETRY_MAX_MS, 500 * 2 ** state.esRetry);
-      state.esRetry++;
+      const delay = again === 'now' ? 0 : Math.min(STREAM_RETRY_MAX_MS, 500 * 2 ** state.esRetry);
+      if (again !== 'now') state.esRetry++;
       state.esTimer = setTimeout(() => {
         state.esTimer = null;
         if (gen === state.esGen && state.threadId === threadId) openStream();
       }, delay);
-    };
+    });
+  }
+
+  /** Reads the stream until it ends; says what to do next: 'retry' (after a backoff), 'now' or 'stop'. */
+  async function readStream(threadId, gen, stream) {
+    const usedKey = auth.key;
+    let res;
+    try {
+      res = await fetch('/api/chat/threads/' + enc(threadId) + '/events', {
+        headers: withAuth({ Accept: 'text/event-stream' }),
+        credentials: 'same-origin',
+        cache: 'no-store',
+        signal: stream.signal,
+      });
+    } catch (e) {
+      return 'retry';
+    }
+    if (res.status === 401) {
+      return renewKey(usedKey) ? 'now' : 'stop';
+    }
+    if (!res.ok || !res.body) {
+      return 'retry';
+    }
+    if (gen !== state.esGen) return 'stop';
+    state.esRetry = 0;
+    setConnection('live');
+    // anything that changed while we were not listening arrives with the snapshot
+    fetchThread(threadId);
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return 'retry';
+        buffer += value.replace(/\r\n?/g, '\n');
+        let end;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (gen === state.esGen) streamEvent(block);
+        }
+      }
+    } catch (e) {
+      return 'retry';
+    }
+  }
+
+  /** One SSE event block: {@code event: post} with the post as JSON data; comments are keepalives. */
+  function streamEvent(block) {
+    let event = 'message';
+    const data = [];
+    for (const line of block.split('\n')) {
+      if (!line || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      let value = colon < 0 ? '' : line.slice(colon + 1);
+      if (value.startsWith(' ')) value = value.slice(1);
+      if (field === 'event') event = value;
+      else if (field === 'data') data.push(value);
+    }
+    if (event !== 'post' || data.length === 0) return;
+    let post;
+    try {
+      post = JSON.parse(data.join('\n'));
+    } catch (e) {
+      return;
+    }
+    mergePost(post);
+    scheduleRender();
+    refreshThreadsSoon();
   }
 
   function closeStream() {
@@ -504,7 +605,7 @@
       state.esTimer = null;
     }
     if (state.es) {
-      state.es.close();
+      state.es.abort();
       state.es = null;
     }
   }
@@ -1046,6 +1147,6 @@
     if (document.visibilityState === 'visible') loadThreads();
   }, THREADS_POLL_MS);
 
-  loadMe();
-  loadChannels();
+  // who we are first: it is where the page learns whether it needs an API key
+  loadMe().finally(loadChannels);
 })();

@@ -1,7 +1,6 @@
 package dev.switchboard.app;
 
 import dev.switchboard.bridge.BridgeService;
-import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CallerAuth;
@@ -153,7 +152,7 @@ public final class SwitchboardApp {
         router.post("/a2a").handler(GatewayHandler::missingAgentId);
         router.post("/a2a/").handler(GatewayHandler::missingAgentId);
         bridge.mount(router);
-        WebChatRoutes.mountPage(router);
+        bridge.mountPage(router);
     }
 
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
@@ -190,6 +189,10 @@ public final class SwitchboardApp {
 
     public AgentRegistry registry() {
         return registry;
+    }
+
+    public BridgeService bridge() {
+        return bridge;
     }
 
     public SwitchboardServer server() {

@@ -29,11 +29,13 @@ public final class BridgeService {
     private final SessionDriver driver;
     private final A2aAgentClient client;
     private final WebChatRoutes web;
+    private final ChatEvents events;
 
-    private BridgeService(SessionDriver driver, A2aAgentClient client, WebChatRoutes web) {
+    private BridgeService(SessionDriver driver, A2aAgentClient client, WebChatRoutes web, ChatEvents events) {
         this.driver = driver;
         this.client = client;
         this.web = web;
+        this.events = events;
     }
 
     /**
@@ -52,14 +54,24 @@ public final class BridgeService {
             bindings.put(b.name(), new BindingRuntime(b, backend, token, registry));
         }
         SessionDriver driver = new SessionDriver(vertx, store, events, client,
-                new Engine(config.bridge().contract()), clock, meters, bindings, LANES);
+                new Engine(config.bridge().contract(), config.bridge().limits().maxAnswerChars()), clock, meters, bindings,
+                LANES, config.bridge().limits());
         WebChatRoutes web = new WebChatRoutes(vertx, store, events, driver, config.bindings(), descriptions,
-                config.bridge().webChat(), clock);
-        return new BridgeService(driver, client, web);
+                config.bridge().webChat(), config.server(), clock);
+        return new BridgeService(driver, client, web, events);
     }
 
     public void mount(Router router) {
         web.mount(router);
+    }
+
+    /** The web chat's page; mounted after every other route, as it answers any GET they did not take. */
+    public void mountPage(Router router) {
+        web.mountPage(router);
+    }
+
+    public ChatEvents events() {
+        return events;
     }
 
     /** Recovers unfinished turns (B14); returns how many sessions were resumed. */

@@ -23,6 +23,15 @@ public final class ChatEvents {
         });
     }
 
+    /** How many listeners watch any thread (each open SSE stream is one). */
+    public int listenerCount() {
+        int n = 0;
+        for (List<Consumer<Post>> l : listeners.values()) {
+            n += l.size();
+        }
+        return n;
+    }
+
     public void publish(Post post) {
         List<Consumer<Post>> l = listeners.get(post.threadId());
         if (l != null) {

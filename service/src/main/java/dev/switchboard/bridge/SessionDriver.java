@@ -44,6 +44,10 @@ import org.slf4j.LoggerFactory;
  * thread's lane (one of a few single-threaded executors), where the step's result — session, posts,
  * turn states — is committed to the store before any of its effects runs. Calls to the agent are
  * asynchronous; their results come back to the lane as inputs.
+ *
+ * <p>Memory is bounded (issue 8): a thread takes at most {@code maxQueuedTurns} turns waiting behind its task,
+ * and a session with nothing in flight — no unfinished turn, no open stream, no pending call or timer — is
+ * dropped from memory after {@code sessionIdleTimeout}; the store has it, and the next input loads it again.
  */
 public final class SessionDriver implements AutoCloseable {
 
@@ -64,11 +68,20 @@ public final class SessionDriver implements AutoCloseable {
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ChatThread> threads = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, StreamHandle> streams = new ConcurrentHashMap<>();
+    /** calls of a thread whose result has not come back yet */
+    private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
+    /** timers of a thread that have not fired; scheduled and cancelled on the thread's lane */
+    private final ConcurrentHashMap<String, java.util.Set<PendingTimer>> timers = new ConcurrentHashMap<>();
+    /** when each thread in memory last had an input */
+    private final ConcurrentHashMap<String, Instant> lastInput = new ConcurrentHashMap<>();
+    private final BridgeLimits limits;
+    private final long sweepTimer;
     private volatile boolean closed;
 
     public SessionDriver(Vertx vertx, ChatStore store, ChatEvents events, A2aAgentClient client, Engine engine,
-            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount) {
+            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits) {
         this.vertx = vertx;
+        this.limits = limits;
         this.store = store;
         this.events = events;
         this.client = client;
@@ -85,6 +98,64 @@ public final class SessionDriver implements AutoCloseable {
                 return t;
             });
         }
+        long idle = limits.sessionIdleTimeout().toMillis();
+        this.sweepTimer = vertx.setPeriodic(Math.max(10, Math.min(idle / 2, 60_000)), id -> evictIdle());
+    }
+
+    /** True while anything of the thread is held in memory: its session, thread, stream, calls or timers. */
+    public boolean inMemory(String threadId) {
+        return sessions.containsKey(threadId) || threads.containsKey(threadId) || streams.containsKey(threadId)
+                || inFlight.containsKey(threadId) || timers.containsKey(threadId) || lastInput.containsKey(threadId);
+    }
+
+    /** Forgets every session idle for the timeout, each on its own lane so no input races the check. */
+    private void evictIdle() {
+        if (closed) {
+            return;
+        }
+        java.util.Set<String> ids = new java.util.HashSet<>(sessions.keySet());
+        ids.addAll(threads.keySet());
+        for (String threadId : ids) {
+            onLane(threadId, () -> {
+                Session s = sessions.get(threadId);
+                Instant last = lastInput.get(threadId);
+                boolean quiet = last == null || !last.plus(limits.sessionIdleTimeout()).isAfter(clock.instant());
+                if ((s == null || s.idle()) && quiet && !streams.containsKey(threadId) && !inFlight.containsKey(threadId)
+                        && !timers.containsKey(threadId)) {
+                    sessions.remove(threadId);
+                    threads.remove(threadId);
+                    lastInput.remove(threadId);
+                }
+                return null;
+            });
+        }
+    }
+
+    /** A timer asked for by a step; its id is known once it is set. */
+    private static final class PendingTimer {
+        volatile long id = -1;
+    }
+
+    /**
+     * A session with no turns has nothing a timer could do (every result without an active turn is stale),
+     * so its timers go: the session is then free to leave memory.
+     */
+    private void cancelTimersIfIdle(String threadId, Session session) {
+        if (!session.idle()) {
+            return;
+        }
+        java.util.Set<PendingTimer> pending = timers.remove(threadId);
+        if (pending != null) {
+            pending.forEach(p -> vertx.cancelTimer(p.id));
+        }
+    }
+
+    private void hold(String threadId) {
+        inFlight.merge(threadId, 1, Integer::sum);
+    }
+
+    private void release(String threadId) {
+        inFlight.computeIfPresent(threadId, (k, n) -> n <= 1 ? null : n - 1);
     }
 
     public Optional<BindingRuntime> binding(String name) {
@@ -109,13 +180,17 @@ public final class SessionDriver implements AutoCloseable {
             Optional<Post> existing = store.post(messageId);
             if (existing.isPresent()) {
                 if (!existing.get().threadId().equals(thread.threadId()) || !Post.USER.equals(existing.get().kind())) {
-                    throw new IllegalArgumentException("messageId " + messageId + " is already used by another message");
+                    throw new TurnRefused.MessageIdTaken(messageId);
                 }
                 return existing.get();
             }
             threads.putIfAbsent(thread.threadId(), thread);
-            Session session = load(thread.threadId());
             Instant now = clock.instant();
+            lastInput.put(thread.threadId(), now);
+            Session session = load(thread.threadId());
+            if (!session.awaitsAnswer() && session.queuedTurns() >= limits.maxQueuedTurns()) {
+                throw new TurnRefused.QueueFull(limits.maxQueuedTurns());
+            }
             Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor), now);
             Turn owner = ownerOf(t.session(), messageId);
             String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
@@ -125,6 +200,7 @@ public final class SessionDriver implements AutoCloseable {
             sessions.put(thread.threadId(), t.session());
             changed.forEach(events::publish);
             run(thread.threadId(), t);
+            cancelTimersIfIdle(thread.threadId(), t.session());
             return changed.get(0);
         });
     }
@@ -145,20 +221,23 @@ public final class SessionDriver implements AutoCloseable {
             return;
         }
         onLane(threadId, () -> {
-            Session session = load(threadId);
             Instant now = clock.instant();
+            lastInput.put(threadId, now);
+            Session session = load(threadId);
             Transition t = engine.step(session, input, now);
             if (t.effects().isEmpty() && t.session().gen() == session.gen()) {
                 // Nothing to run and nothing shown: not worth a transaction. But the step may still have
                 // moved the session on (an event pushes the silence deadline back; a task read again and
                 // still in auth-required goes back to paused), so the session in memory is the new one.
                 sessions.put(threadId, t.session());
+                cancelTimersIfIdle(threadId, t.session());
                 return null;
             }
             List<Post> changed = store.commitStep(threadId, t.session(), t.effects(), null, now);
             sessions.put(threadId, t.session());
             changed.forEach(events::publish);
             run(threadId, t);
+            cancelTimersIfIdle(threadId, t.session());
             return null;
         }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
                 e.toString()));
@@ -203,9 +282,13 @@ public final class SessionDriver implements AutoCloseable {
                 submit(threadId, new Input.CallFailed(f.gen(), Input.Call.CARD, noBackend(), false));
                 return;
             }
-            client.fetchCard(ep).onComplete(ar -> submit(threadId, ar.succeeded()
-                    ? new Input.CardFetched(f.gen(), ar.result())
-                    : new Input.CallFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false)));
+            hold(threadId);
+            client.fetchCard(ep).onComplete(ar -> {
+                release(threadId);
+                submit(threadId, ar.succeeded()
+                        ? new Input.CardFetched(f.gen(), ar.result())
+                        : new Input.CallFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false));
+            });
         } else if (e instanceof Effect.SendStream s) {
             stream(threadId, s.gen(), Input.Call.SEND, listener -> client.sendStreaming(endpoint(threadId, session),
                     SendMessageParams.of(s.message()), listener), session);
@@ -230,7 +313,15 @@ public final class SessionDriver implements AutoCloseable {
             }
         } else if (e instanceof Effect.ScheduleTimer s) {
             long delay = Math.max(1, Duration.between(clock.instant(), s.at()).toMillis());
-            vertx.setTimer(delay, id -> submit(threadId, new Input.TimerFired(s.gen())));
+            PendingTimer pending = new PendingTimer();
+            timers.computeIfAbsent(threadId, k -> ConcurrentHashMap.newKeySet()).add(pending);
+            pending.id = vertx.setTimer(delay, id -> {
+                timers.computeIfPresent(threadId, (k, set) -> {
+                    set.remove(pending);
+                    return set.isEmpty() ? null : set;
+                });
+                submit(threadId, new Input.TimerFired(s.gen()));
+            });
         } else if (e instanceof Effect.CountCredentialRejection) {
             ChatThread thread = thread(threadId);
             Counter.builder("switchboard_credential_rejections_total")
@@ -256,6 +347,8 @@ public final class SessionDriver implements AutoCloseable {
             submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
             return;
         }
+        OpenStream open = new OpenStream();
+        streams.put(threadId, open);
         StreamListener listener = new StreamListener() {
             @Override
             public void onEvent(StreamEvent event) {
@@ -264,16 +357,49 @@ public final class SessionDriver implements AutoCloseable {
 
             @Override
             public void onEnd() {
+                streams.remove(threadId, open);
                 submit(threadId, new Input.StreamEnded(gen));
             }
 
             @Override
             public void onFailure(CallFailure failure, boolean afterEvents) {
+                streams.remove(threadId, open);
                 submit(threadId, new Input.CallFailed(gen, call, failure, afterEvents));
             }
         };
         // the client must be driven from a Vert.x context; its callbacks then stay on it
-        vertx.runOnContext(v -> streams.put(threadId, starter.start(listener)));
+        vertx.runOnContext(v -> {
+            try {
+                open.started(starter.start(listener));
+            } catch (RuntimeException e) {
+                streams.remove(threadId, open);
+                submit(threadId, new Input.CallFailed(gen, call, failureOf(e), false));
+            }
+        });
+    }
+
+    /**
+     * A stream from the moment it is asked for until it ends, fails or is closed: while it is in
+     * {@code streams}, its session stays in memory. A close before the call started cuts it as it starts.
+     */
+    private static final class OpenStream implements StreamHandle {
+        private StreamHandle call;
+        private boolean closed;
+
+        synchronized void started(StreamHandle handle) {
+            call = handle;
+            if (closed) {
+                handle.close();
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            closed = true;
+            if (call != null) {
+                call.close();
+            }
+        }
     }
 
     private void call(String threadId, long gen, Input.Call call, Session session,
@@ -283,8 +409,11 @@ public final class SessionDriver implements AutoCloseable {
             submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
             return;
         }
-        vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> submit(threadId, ar.succeeded()
-                ? ar.result() : new Input.CallFailed(gen, call, failureOf(ar.cause()), false))));
+        hold(threadId);
+        vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> {
+            release(threadId);
+            submit(threadId, ar.succeeded() ? ar.result() : new Input.CallFailed(gen, call, failureOf(ar.cause()), false));
+        }));
     }
 
     private AgentEndpoint endpoint(String threadId, Session session) {
@@ -323,6 +452,7 @@ public final class SessionDriver implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        vertx.cancelTimer(sweepTimer);
         streams.values().forEach(StreamHandle::close);
         for (ExecutorService lane : lanes) {
             lane.shutdown();

@@ -90,8 +90,13 @@ public sealed interface Behavior {
         }
     }
 
-    /** Pauses in input-required with {@code question} as the status message; the next message to the task answers it. */
+    /**
+     * Pauses in input-required with {@code question} as the status message; the next message to the task answers it.
+     * {@code /ask} alone asks {@link #DEFAULT_QUESTION}.
+     */
     record Ask(String question) implements TaskBehavior {
+        public static final String DEFAULT_QUESTION = "What should I answer with?";
+
         public Ask {
             require(question != null && !question.isBlank(), "/ask needs a question");
         }
@@ -120,8 +125,13 @@ public sealed interface Behavior {
         }
     }
 
-    /** Fails with {@code message} as the status message text and {@code {"code": code}} as its metadata. */
+    /**
+     * Fails with {@code message} as the status message text and {@code {"code": code}} as its metadata.
+     * {@code /fail} alone fails with {@link #DEFAULT_CODE} and "testkit failure".
+     */
     record Fail(String code, String message) implements TaskBehavior {
+        public static final String DEFAULT_CODE = "testkit_error";
+
         public Fail {
             require(code != null && !code.isBlank(), "/fail needs a code");
             message = message == null || message.isBlank() ? "testkit failure" : message;
@@ -138,16 +148,26 @@ public sealed interface Behavior {
         }
     }
 
-    /** Ends the task rejected. */
-    record Reject() implements TaskBehavior {
+    /** Ends the task rejected, with {@code reason} as its status message. */
+    record Reject(String reason) implements TaskBehavior {
+        public static final String DEFAULT_REASON = "rejected by the testkit agent";
+
+        public Reject {
+            reason = reason == null || reason.isBlank() ? DEFAULT_REASON : reason;
+        }
+
+        public Reject() {
+            this(DEFAULT_REASON);
+        }
+
         @Override
         public Script script(String text) {
-            return Script.reject();
+            return Script.reject(reason);
         }
 
         @Override
         public String directive() {
-            return "/reject";
+            return reason.equals(DEFAULT_REASON) ? "/reject" : "/reject " + reason;
         }
     }
 
@@ -476,13 +496,13 @@ public sealed interface Behavior {
                 yield new Stream(args.length > 0 ? integer(args[0], name) : 3, args.length > 1 ? number(args[1], name) : 0);
             }
             case "/slow" -> new Slow(number(words(rest, 1, 1, name)[0], name));
-            case "/ask" -> new Ask(rest);
+            case "/ask" -> new Ask(rest.isEmpty() ? Ask.DEFAULT_QUESTION : rest);
             case "/empty" -> noArgs(new Empty(), rest);
             case "/fail" -> {
                 String[] args = rest.split("\\s+", 2);
-                yield new Fail(args[0], args.length > 1 ? args[1] : null);
+                yield new Fail(rest.isEmpty() ? Fail.DEFAULT_CODE : args[0], args.length > 1 ? args[1] : null);
             }
-            case "/reject" -> noArgs(new Reject(), rest);
+            case "/reject" -> new Reject(rest);
             case "/newcontext" -> noArgs(new NewContext(), rest);
             case "/error" -> {
                 String[] args = rest.split("\\s+", 2);

@@ -139,7 +139,14 @@ final class RpcEndpoint implements Handler<RoutingContext> {
         // An answer to a question is echoed unless it names a behaviour itself: the agent's default
         // (which may be /ask) would otherwise never let the task finish.
         Behavior fallback = blank(message.taskId()) ? options.defaultBehavior() : Behavior.echo();
-        Directive directive = Directive.of(message, fallback);
+        Directive directive;
+        try {
+            directive = Directive.of(message, fallback);
+        } catch (IllegalArgumentException e) {
+            // A task rejected with the problem ends the caller's turn (the agent contract's Task states); a
+            // JSON-RPC error would be retried, and a chat thread would say "retrying" for a quarter of an hour.
+            directive = new Directive(new Behavior.Reject("malformed testkit directive: " + e.getMessage()), "");
+        }
         perform(call, send, directive.behavior(), directive.text(), streaming, sendNumber);
     }
 

@@ -105,8 +105,8 @@ public record Script(List<Step> steps) {
                 new SetStatus(TaskState.FAILED, message, failureMetadata(code))));
     }
 
-    static Script reject() {
-        return new Script(List.of(new SetStatus(TaskState.REJECTED, "rejected by the testkit agent", null)));
+    static Script reject(String reason) {
+        return new Script(List.of(new SetStatus(TaskState.REJECTED, reason, null)));
     }
 
     /** A numeric code is written as a JSON number, anything else as a string. */

@@ -99,8 +99,16 @@ class DirectiveTest {
         assertThat(Behavior.parse("/hold 5")).isEqualTo(new Behavior.Hold(5, new Behavior.Echo()));
     }
 
+    @Test
+    void askAndFailAloneTakeDefaultsSoTheDemoHintsWorkAsWritten() {
+        assertThat(Behavior.parse("/ask")).isEqualTo(new Behavior.Ask(Behavior.Ask.DEFAULT_QUESTION));
+        assertThat(Behavior.parse("/fail")).isEqualTo(new Behavior.Fail(Behavior.Fail.DEFAULT_CODE, "testkit failure"));
+        assertThat(Behavior.parse("/fail rate_limit Too many")).isEqualTo(new Behavior.Fail("rate_limit", "Too many"));
+        assertThat(Behavior.parse("/ask Which one?")).isEqualTo(new Behavior.Ask("Which one?"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"/stream x", "/stream 0", "/slow", "/slow -1", "/ask", "/fail", "/error busy",
+    @ValueSource(strings = {"/stream x", "/stream 0", "/slow", "/slow -1", "/error busy",
             "/http 42", "/http", "/empty now", "/drop 1 /message", "/bogus"})
     void malformedDirectiveIsRefusedWithTheProblemNamed(String line) {
         assertThatThrownBy(() -> Behavior.parse(line))

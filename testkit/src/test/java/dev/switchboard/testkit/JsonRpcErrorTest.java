@@ -70,12 +70,14 @@ class JsonRpcErrorTest extends AgentTestSupport {
 
     @ParameterizedTest
     @EnumSource(ProtocolVersion.class)
-    void malformedDirectiveIsInvalidParamsNamingIt(ProtocolVersion version) {
+    void malformedDirectiveRejectsTheTaskNamingIt(ProtocolVersion version) {
+        // not a JSON-RPC error, which a client may retry for a long time: a task that ends, rejected
         WireClient client = client(version);
-        JsonNode response = client.call(A2aMethod.SEND_MESSAGE, WireClient.params(client.message("/slow later")));
+        JsonNode task = client.sendText("/slow later");
 
-        assertThat(code(response)).isEqualTo(-32602);
-        assertThat(response.path("error").path("message").asText()).contains("/slow");
+        assertThat(WireClient.state(task)).isEqualTo(dev.switchboard.protocol.model.TaskState.REJECTED);
+        assertThat(WireClient.partsText(task.path("status").path("message").path("parts")))
+                .startsWith("malformed testkit directive").contains("/slow");
     }
 
     @ParameterizedTest

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -47,10 +48,27 @@ public final class Engine {
     static final int MINUS_31403 = -31403;
     static final String A2A = "a2a";
 
+    /** Bounds (issue 8): an answer longer than this is cut, with a note saying so (the seed sets no limit). */
+    public static final int DEFAULT_MAX_ANSWER_CHARS = 100_000;
+
     private final ContractDurations d;
+    private final int maxAnswerChars;
 
     public Engine(ContractDurations durations) {
+        this(durations, DEFAULT_MAX_ANSWER_CHARS);
+    }
+
+    public Engine(ContractDurations durations, int maxAnswerChars) {
+        if (maxAnswerChars < 1) {
+            throw new IllegalArgumentException("maxAnswerChars must be positive");
+        }
         this.d = durations;
+        this.maxAnswerChars = maxAnswerChars;
+    }
+
+    /** The note that ends an answer cut at {@code max} characters. */
+    public static String cutNote(int max) {
+        return "\n\n… (answer cut at " + max + " characters)";
     }
 
     public Transition step(Session given, Input input, Instant now) {
@@ -395,7 +413,7 @@ public final class Engine {
         boolean changed(Turn turn, Task t) {
             return turn.lastState != t.state()
                     || (t.status().timestamp() != null && !t.status().timestamp().equals(turn.lastStatusTimestamp))
-                    || (t.artifacts() != null && !joined(t.artifacts()).equals(turn.answer()));
+                    || (t.artifacts() != null && !capped(joined(t.artifacts())).equals(turn.answer()));
         }
 
         String joined(List<Artifact> artifacts) {
@@ -414,13 +432,16 @@ public final class Engine {
             session.contextId = contextId;
         }
 
-        /** Replies: append adds to that artifact's text, anything else replaces it; lastChunk is not read. */
+        /**
+         * Replies: append adds to that artifact's text, anything else replaces it; lastChunk is not read.
+         * Bounds: text beyond {@code maxAnswerChars} is dropped, so appends past the cap change nothing.
+         */
         void artifact(Turn turn, TaskArtifactUpdateEvent a) {
             Artifact art = a.artifact();
             if (art == null) {
                 return;
             }
-            String before = turn.answer();
+            String before = shown(turn);
             String key = art.artifactId() == null ? "" : art.artifactId();
             String text = text(art.parts());
             if (a.append()) {
@@ -428,20 +449,55 @@ public final class Engine {
             } else {
                 turn.artifacts.put(key, text);
             }
-            if (!turn.answer().equals(before)) {
-                effects.add(new Effect.ShowAnswer(turn.messageId, turn.answer()));
+            turn.answerCut |= cap(turn);
+            if (!shown(turn).equals(before)) {
+                effects.add(new Effect.ShowAnswer(turn.messageId, shown(turn)));
             }
         }
 
         void replaceArtifacts(Turn turn, List<Artifact> artifacts) {
-            String before = turn.answer();
+            String before = shown(turn);
             turn.artifacts.clear();
             for (Artifact a : artifacts) {
                 turn.artifacts.put(a.artifactId() == null ? "" : a.artifactId(), text(a.parts()));
             }
-            if (!turn.answer().equals(before)) {
-                effects.add(new Effect.ShowAnswer(turn.messageId, turn.answer()));
+            turn.answerCut = cap(turn);
+            if (!shown(turn).equals(before)) {
+                effects.add(new Effect.ShowAnswer(turn.messageId, shown(turn)));
             }
+        }
+
+        /** Cuts the artifact texts so that together they hold at most maxAnswerChars; true when it cut any. */
+        boolean cap(Turn turn) {
+            int budget = maxAnswerChars;
+            boolean cut = false;
+            for (Map.Entry<String, String> e : turn.artifacts.entrySet()) {
+                String v = e.getValue();
+                if (v.length() > budget) {
+                    e.setValue(capped(v, budget));
+                    cut = true;
+                }
+                budget -= e.getValue().length();
+            }
+            return cut;
+        }
+
+        String capped(String text) {
+            return text.length() > maxAnswerChars ? capped(text, maxAnswerChars) : text;
+        }
+
+        /** The first {@code max} characters, without half a surrogate pair at the end. */
+        String capped(String text, int max) {
+            int end = Math.max(0, max);
+            if (end > 0 && end < text.length() && Character.isHighSurrogate(text.charAt(end - 1))) {
+                end--;
+            }
+            return text.substring(0, Math.min(end, text.length()));
+        }
+
+        /** What the thread shows: the answer, and when it was cut, a note saying where. */
+        String shown(Turn turn) {
+            return turn.answerCut ? turn.answer() + cutNote(maxAnswerChars) : turn.answer();
         }
 
         /** Replies: only artifact text parts are shown; file and data parts never are. */

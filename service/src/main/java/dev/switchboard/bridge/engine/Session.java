@@ -117,6 +117,22 @@ public final class Session {
         return turns.stream().filter(t -> t.messageId.equals(messageId)).findFirst();
     }
 
+    /** How many turns wait behind the active one (or, with none active, to be started). */
+    public int queuedTurns() {
+        int n = 0;
+        for (Turn t : turns) {
+            if (t.phase == Phase.QUEUED) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** True when the active turn waits for a person's answer: the next message answers it, it does not queue. */
+    public boolean awaitsAnswer() {
+        return active().map(t -> t.phase == Phase.PAUSED_INPUT).orElse(false);
+    }
+
     /** True when nothing is pending: the session can be forgotten by the driver's memory (not the store). */
     public boolean idle() {
         return turns.isEmpty();

@@ -37,6 +37,8 @@ public final class Turn {
     Instant lastStatusTimestamp;
     /** the artifact texts in arrival order; the answer is their concatenation */
     LinkedHashMap<String, String> artifacts = new LinkedHashMap<>();
+    /** the artifacts were cut at the answer limit: the thread shows a note saying so */
+    boolean answerCut;
 
     int sendAttempts;
     int retryAttempt;
@@ -94,6 +96,7 @@ public final class Turn {
         t.lastState = lastState;
         t.lastStatusTimestamp = lastStatusTimestamp;
         t.artifacts = new LinkedHashMap<>(artifacts);
+        t.answerCut = answerCut;
         t.sendAttempts = sendAttempts;
         t.retryAttempt = retryAttempt;
         t.troubleSince = troubleSince;

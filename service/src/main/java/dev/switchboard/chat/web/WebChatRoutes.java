@@ -6,14 +6,20 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.bridge.ChatEvents;
 import dev.switchboard.bridge.SessionDriver;
+import dev.switchboard.bridge.TurnRefused;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
 import dev.switchboard.config.BindingSpec;
+import dev.switchboard.config.ServerSpec;
+import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.net.Addresses;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -23,25 +29,37 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
 /**
  * C1: the built-in web chat — its JSON API under {@code /api/chat} and the page at {@code /}.
  * Channels come from the web Bindings; each thread is one session with the bound agent.
+ *
+ * <p>Secure by default (issue 8): every request must name one of our hosts (421), the API needs an identity
+ * ({@link WebIdentity}, 401), and a POST must be JSON (415) from our own page (403). A POST with neither
+ * {@code Origin} nor {@code Sec-Fetch-Site} (curl, scripts) is taken only with an API key, which a browser
+ * cannot send cross-site, or on a loopback-only server; every browser sends {@code Origin} on a POST. A server
+ * the operator declared {@code insecure} is open like a loopback one: anyone who reaches it is the default user.
  */
 public final class WebChatRoutes {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_TEXT = 32 * 1024;
     private static final Pattern MESSAGE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+    private static final String CALLER = "webchat.caller";
 
     private final Vertx vertx;
     private final ChatStore store;
     private final ChatEvents events;
     private final SessionDriver driver;
-    private final WebChatSettings settings;
+    private final WebIdentity identity;
+    private final OwnOrigin own;
+    /** anonymous callers are the default user: a loopback-only server, or one the operator declared insecure */
+    private final boolean open;
     private final Clock clock;
     /** channel → binding, for the web platform */
     private final Map<String, BindingSpec> channels = new LinkedHashMap<>();
@@ -51,12 +69,15 @@ public final class WebChatRoutes {
             new java.util.concurrent.ConcurrentHashMap<>();
 
     public WebChatRoutes(Vertx vertx, ChatStore store, ChatEvents events, SessionDriver driver, List<BindingSpec> bindings,
-            java.util.function.Function<String, String> descriptions, WebChatSettings settings, Clock clock) {
+            java.util.function.Function<String, String> descriptions, WebChatSettings settings, ServerSpec server,
+            Clock clock) {
         this.vertx = vertx;
         this.store = store;
         this.events = events;
         this.driver = driver;
-        this.settings = settings;
+        this.open = Addresses.isLoopbackOnly(server.host()) || server.insecure();
+        this.identity = new WebIdentity(settings, new CallerAuth(server.apiKeys()), open);
+        this.own = new OwnOrigin(server.publicUrl(), server.host());
         this.clock = clock;
         this.descriptions = descriptions;
         for (BindingSpec b : bindings) {
@@ -68,6 +89,7 @@ public final class WebChatRoutes {
 
     public void mount(Router router) {
         BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_TEXT * 2L);
+        router.route("/api/chat/*").handler(this::guard);
         router.get("/api/chat/me").handler(ctx -> json(ctx.response(), 200, actorJson(user(ctx))));
         router.get("/api/chat/channels").handler(this::channels);
         router.get("/api/chat/channels/:channel/threads").handler(this::threads);
@@ -75,11 +97,83 @@ public final class WebChatRoutes {
         router.get("/api/chat/threads/:threadId").handler(this::thread);
         router.post("/api/chat/threads/:threadId/messages").handler(body).handler(this::newMessage);
         router.get("/api/chat/threads/:threadId/events").handler(this::events);
+        router.route("/api/chat/*").handler(ctx -> error(ctx.response(), 404, "no such chat API path", null));
+        // what Vert.x itself refuses (a body over the limit), in the API's own JSON, and no exception's text
+        router.route("/api/chat/*").failureHandler(ctx -> {
+            int status = ctx.statusCode();
+            if (status == 413) {
+                error(ctx.response(), 413, "body: larger than " + (MAX_TEXT * 2 / 1024) + " KiB", "body");
+            } else if (status >= 400 && status < 500) {
+                error(ctx.response(), status, "the request was refused", null);
+            } else {
+                error(ctx.response(), 500, "the chat failed; nothing was changed", null);
+            }
+        });
     }
 
-    /** The page; mounted last, as it answers every GET no other route took. */
-    public static void mountPage(Router router) {
-        router.get("/*").handler(StaticHandler.create("webchat").setIndexPage("index.html").setCachingEnabled(false));
+    /**
+     * The page; mounted last, as it answers every GET no other route took. It holds no data, so it needs no
+     * identity (it asks for an API key when the API wants one), but only our own host names may load it.
+     */
+    public void mountPage(Router router) {
+        router.get("/*").handler(ctx -> {
+            if (own.hostAllowed(ctx.request())) {
+                ctx.next();
+            } else {
+                misdirected(ctx.response());
+            }
+        }).handler(StaticHandler.create("webchat").setIndexPage("index.html").setCachingEnabled(false));
+    }
+
+    /** Host (421), identity (401), then for a POST: our own page (403) and JSON (415). */
+    private void guard(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        HttpServerResponse response = ctx.response();
+        if (!own.hostAllowed(request)) {
+            misdirected(response);
+            return;
+        }
+        Optional<WebIdentity.Caller> caller = identity.of(request);
+        if (caller.isEmpty()) {
+            response.putHeader("WWW-Authenticate", "Bearer realm=\"switchboard\"");
+            error(response, 401, "sign in: this chat needs an API key (Authorization: Bearer <key>) or a signed-in "
+                    + "user from the proxy in front of it", null);
+            return;
+        }
+        if (request.method() == HttpMethod.POST) {
+            String refusal = crossSite(request, caller.get());
+            if (refusal != null) {
+                error(response, 403, refusal, null);
+                return;
+            }
+            String type = request.getHeader("Content-Type");
+            if (type == null || !type.split(";", 2)[0].trim().equalsIgnoreCase("application/json")) {
+                error(response, 415, "Content-Type: application/json is required", "Content-Type");
+                return;
+            }
+        }
+        ctx.put(CALLER, caller.get().actor());
+        ctx.next();
+    }
+
+    /** Why a POST may have come from another site's page; null when it comes from ours. */
+    private String crossSite(HttpServerRequest request, WebIdentity.Caller caller) {
+        String origin = request.getHeader("Origin");
+        if (origin != null) {
+            return own.sameOrigin(request, origin, identity.fromProxy(request)) ? null
+                    : "cross-site request refused: Origin is not this chat's";
+        }
+        String site = request.getHeader("Sec-Fetch-Site");
+        if (site != null) {
+            return site.trim().equalsIgnoreCase("same-origin") ? null : "cross-site request refused: Sec-Fetch-Site " + site.trim();
+        }
+        // no browser sends a POST with neither header; a script with a key or on this machine may
+        return caller.byKey() || open ? null
+                : "a POST needs an Origin or Sec-Fetch-Site header, or an API key";
+    }
+
+    private static void misdirected(HttpServerResponse response) {
+        error(response, 421, "this server does not answer to that host name; use its configured address", "Host");
     }
 
     private void channels(RoutingContext ctx) {
@@ -145,11 +239,7 @@ public final class WebChatRoutes {
         }
         opened.onComplete(ar -> {
             if (ar.failed()) {
-                if (ar.cause() instanceof IllegalArgumentException) {
-                    error(ctx.response(), 409, ar.cause().getMessage(), "messageId");
-                } else {
-                    error(ctx.response(), 500, "the chat store failed; nothing was changed", null);
-                }
+                refused(ctx.response(), ar.cause());
                 return;
             }
             ObjectNode out = JSON.createObjectNode();
@@ -160,6 +250,19 @@ public final class WebChatRoutes {
     }
 
     private record Opened(ChatThread thread, Post post) {}
+
+    /** A message the bridge did not take: our own words for why, never an exception's text. */
+    private static void refused(HttpServerResponse response, Throwable cause) {
+        if (cause instanceof TurnRefused.MessageIdTaken) {
+            error(response, 409, "messageId: already used by another message", "messageId");
+        } else if (cause instanceof TurnRefused.QueueFull q) {
+            response.putHeader("Retry-After", "10");
+            error(response, 429, "this thread already has " + q.limit() + " messages waiting for the agent; "
+                    + "send this one when they have been answered", null);
+        } else {
+            error(response, 500, "the chat store failed; nothing was changed", null);
+        }
+    }
 
     private void newMessage(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");
@@ -175,7 +278,7 @@ public final class WebChatRoutes {
             }
             driver.accept(thread, m.messageId, m.text, user).onComplete(ar -> {
                 if (ar.failed()) {
-                    error(ctx.response(), 409, ar.cause().getMessage(), "messageId");
+                    refused(ctx.response(), ar.cause());
                     return;
                 }
                 ObjectNode out = JSON.createObjectNode();
@@ -204,32 +307,46 @@ public final class WebChatRoutes {
     /** SSE of the thread's post changes (upserts by id), with keepalive comments. */
     private void events(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");
+        HttpServerResponse r = ctx.response();
         blocking(ctx, () -> store.thread(threadId).isPresent(), exists -> {
             if (!exists) {
                 error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
                 return;
             }
-            HttpServerResponse r = ctx.response();
+            if (r.closed()) {
+                return; // the client left during the lookup: nothing to watch for it
+            }
             r.setChunked(true)
                     .putHeader("Content-Type", "text/event-stream")
                     .putHeader("Cache-Control", "no-cache")
                     .putHeader("X-Accel-Buffering", "no");
-            r.write(": connected\n\n");
             Context context = vertx.getOrCreateContext();
             Runnable stop = events.watch(threadId, post -> context.runOnContext(v -> {
                 if (!r.closed() && !r.ended()) {
                     r.write("event: post\ndata: " + postJson(post) + "\n\n");
                 }
             }));
+            // watching before saying so: a client that saw "connected" misses no change after it
+            r.write(": connected\n\n");
             long keepalive = vertx.setPeriodic(15_000, id -> {
                 if (!r.closed() && !r.ended()) {
                     r.write(": keepalive\n\n");
                 }
             });
-            r.closeHandler(v -> {
-                stop.run();
-                vertx.cancelTimer(keepalive);
-            });
+            AtomicBoolean released = new AtomicBoolean();
+            Runnable release = () -> {
+                if (released.compareAndSet(false, true)) {
+                    stop.run();
+                    vertx.cancelTimer(keepalive);
+                }
+            };
+            // whichever comes first: the connection closes, the response ends, or writing fails
+            r.closeHandler(v -> release.run());
+            r.endHandler(v -> release.run());
+            r.exceptionHandler(e -> release.run());
+            if (r.closed()) {
+                release.run();
+            }
         });
     }
 
@@ -273,15 +390,9 @@ public final class WebChatRoutes {
         return new Message(messageId, text.asText());
     }
 
-    private Actor user(RoutingContext ctx) {
-        if (settings.trustForwardedUser()) {
-            String user = ctx.request().getHeader("X-Forwarded-User");
-            if (user != null && !user.isBlank()) {
-                String email = ctx.request().getHeader("X-Forwarded-Email");
-                return new Actor(user.trim(), user.trim(), email == null || email.isBlank() ? null : email.trim());
-            }
-        }
-        return settings.defaultUser();
+    /** The caller the guard identified. */
+    private static Actor user(RoutingContext ctx) {
+        return ctx.get(CALLER);
     }
 
     private static String title(String text) {

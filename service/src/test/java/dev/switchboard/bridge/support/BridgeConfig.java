@@ -54,6 +54,32 @@ public final class BridgeConfig {
     }
 
     /**
+     * A Server resource with the given spec lines (e.g. {@code listen}, {@code apiKeys}, {@code publicUrl},
+     * {@code webChat}, {@code bridge}), the store in {@code store}, the quick contract, and the Secret
+     * {@code tokens}. The listen address is 127.0.0.1:0 unless the lines say otherwise.
+     */
+    public static BridgeConfig server(Path store, String spec) {
+        BridgeConfig c = new BridgeConfig();
+        String listen = spec.lines().anyMatch(l -> l.startsWith("listen:")) ? "" : "listen: 127.0.0.1:0\n";
+        c.yaml.append("""
+                apiVersion: switchboard.dev/v1
+                kind: Server
+                spec:
+                %s
+                  store: sqlite:%s
+                  contract:
+                %s
+                ---
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: tokens}
+                stringData: {binding: %s, backend: %s}
+                """.formatted(indent(listen + spec, "  "), store, indent(QUICK_CONTRACT, "    "), BINDING_TOKEN,
+                BACKEND_TOKEN));
+        return c;
+    }
+
+    /**
      * An AgentBackend (with a static header and its own gateway token) and a web Binding whose one
      * channel has the backend's name; {@code withToken} picks the binding's identity.
      */
