@@ -1,7 +1,6 @@
 package dev.switchboard.fuzz;
 
 import java.io.ByteArrayOutputStream;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -719,9 +718,5 @@ final class Inputs {
             b.append("…(").append(bytes.length - max).append(" more)");
         }
         return b.toString();
-    }
-
-    static String encode(String s) {
-        return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

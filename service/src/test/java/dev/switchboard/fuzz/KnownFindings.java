@@ -35,7 +35,18 @@ final class KnownFindings {
             // F3: a request line with an HTTP version other than 1.0/1.1 is answered 501 by Vert.x core itself,
             // before any Switchboard code runs (RFC 9110 would have 505; either way a 5xx)
             new KnownAnswer("F3 an unknown HTTP version in the request line answers 501", (in, out) ->
-                    out.status() == 501 && in.target() == Inputs.Target.RAW && in.what().equals("odd HTTP version")));
+                    out.status() == 501 && in.target() == Inputs.Target.RAW && in.what().equals("odd HTTP version")),
+            // F6: POST /agents/register accepts a URL whose port is out of range (http://127.0.0.1:99999/:
+            // RegistrationRequest.checkUrl only asks java.net.URI, which allows any port). Every later
+            // HttpClient.request for that agent throws IllegalArgumentException synchronously: GET
+            // /.well-known/agent-card.json answers 500 to everyone while the registration lives (CardRoutes.fetch,
+            // CardRoutes.java:143, reached for every agent without skills), the agent's own card too, and POST
+            // /a2a/{id} is never answered until the agent's timeout (GatewayCall.start, GatewayCall.java:94: the
+            // exception escapes dispatch, the slot stays taken)
+            new KnownAnswer("F6 the platform or agent card answers 500 while an agent with port 99999 is registered",
+                    (in, out) -> out.status() == 500 && in.path().endsWith("/.well-known/agent-card.json")),
+            new KnownAnswer("F6 POST /a2a/{id} to an agent registered with port 99999 is never answered",
+                    (in, out) -> out.status() < 0 && in.target() == Inputs.Target.GATEWAY && in.path().startsWith("/a2a/fz-")));
 
     static final List<KnownLog> LOGS = List.of(
             // F4: the router has no error handler, so Vert.x Web logs every failure it answers itself at ERROR
@@ -57,6 +68,19 @@ final class KnownFindings {
             new KnownLog("F5 gateway's reset of an upstream request logged at ERROR (Stream reset: 0)", e ->
                     e.getLoggerName().equals("io.vertx.core.http.impl.HttpClientRequestImpl")
                             && String.valueOf(e.getFormattedMessage()).startsWith("Stream reset")),
+            new KnownLog("F4e a form Content-Type on a JSON route: the BodyHandler's form decoder fails, logged at ERROR", e ->
+                    router(e) && (thrown(e, "io.netty.handler.codec.http.multipart.HttpPostRequestDecoder$ErrorDataDecoderException", "")
+                            || thrown(e, "java.lang.IllegalArgumentException", "Param 'name' must not be empty"))),
+            new KnownLog("F6 (log) an agent registered with port 99999", e ->
+                    (router(e) || e.getLoggerName().equals("io.vertx.core.impl.ContextImpl"))
+                            && thrown(e, "java.lang.IllegalArgumentException", "port p must be in range")),
+            // F7: at shutdown, a bridge call already queued with runOnContext (A2aAgentClient.unary/onContext,
+            // A2aAgentClient.java:166/185) runs after BridgeService.close closed the client (BridgeService.java:76);
+            // HttpClient.request throws IllegalStateException synchronously in Exchange.start (Exchange.java:54),
+            // which escapes as "Unhandled exception" (and the call's promise is never completed)
+            new KnownLog("F7 a bridge call started after the shutdown closed its client logged at ERROR", e ->
+                    e.getLoggerName().equals("io.vertx.core.impl.ContextImpl")
+                            && thrown(e, "java.lang.IllegalStateException", "Client is closed")),
             // the log lines of F1 and F2
             new KnownLog("F1 (log) malformed query escape", e ->
                     router(e) && thrown(e, "java.lang.IllegalArgumentException", "invalid hex byte")),
