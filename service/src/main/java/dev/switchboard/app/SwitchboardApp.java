@@ -134,6 +134,7 @@ public final class SwitchboardApp {
     private void mountRoutes(SwitchboardConfig config, Clock clock) {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry);
+        RouterErrors.mount(router);
         HealthRoutes.mount(router);
         MetricsRoutes.mount(router, meters);
         registry.onRemoved(id -> {
@@ -153,6 +154,7 @@ public final class SwitchboardApp {
         router.post("/a2a/").handler(GatewayHandler::missingAgentId);
         bridge.mount(router);
         bridge.mountPage(router);
+        RouterErrors.mountLast(router);
     }
 
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */

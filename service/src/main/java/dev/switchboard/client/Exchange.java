@@ -2,6 +2,7 @@ package dev.switchboard.client;
 
 import dev.switchboard.client.CallFailure.Transport;
 import dev.switchboard.client.CallFailure.TransportKind;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -51,7 +52,14 @@ final class Exchange {
                         "no response headers within " + headersTimeoutMs + " ms"));
             }
         });
-        client.request(options).onComplete(connected -> {
+        Future<HttpClientRequest> requested;
+        try {
+            requested = client.request(options);
+        } catch (RuntimeException closedOrInvalid) {
+            // a client closed by a shutdown, or options it refuses: a call that could not connect
+            requested = Future.failedFuture(closedOrInvalid);
+        }
+        requested.onComplete(connected -> {
             if (connected.failed()) {
                 if (!settled) {
                     settle();
@@ -60,6 +68,9 @@ final class Exchange {
                 return;
             }
             request = connected.result();
+            // failures reach us through the send's future and the response's handlers; without a handler here,
+            // our own reset of an abandoned call would be logged at ERROR
+            request.exceptionHandler(ignored -> { });
             if (settled) {
                 // timed out or cancelled while connecting: the request must not go out
                 reset();
@@ -71,6 +82,8 @@ final class Exchange {
                 }
                 settle();
                 if (answered.succeeded()) {
+                    // until the reader sets its own: a reset of a reply nobody reads must not log at ERROR
+                    answered.result().exceptionHandler(ignored -> { });
                     onHeaders.handle(answered.result());
                 } else {
                     onFailure.handle(new Transport(TransportKind.LOST, describe(answered.cause())));

@@ -438,6 +438,9 @@ public final class ConfigLoader {
                     || !("http".equalsIgnoreCase(u.getScheme()) || "https".equalsIgnoreCase(u.getScheme()))) {
                 throw doc.error(field, "'" + url + "' must be an absolute http or https URL");
             }
+            if (u.getPort() == 0 || u.getPort() > 65535) {
+                throw doc.error(field, "'" + url + "' has a port outside 1..65535");
+            }
         } catch (java.net.URISyntaxException e) {
             throw doc.error(field, "'" + url + "' is not a URL: " + e.getReason());
         }

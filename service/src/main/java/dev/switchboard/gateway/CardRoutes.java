@@ -198,8 +198,19 @@ public final class CardRoutes {
                 .setFollowRedirects(false).setConnectTimeout(5_000).setIdleTimeout(10_000);
         return egress.aim(agent, options, url)
                 .compose(client::request)
-                .compose(req -> req.send())
-                .compose(resp -> resp.statusCode() == 200 ? bodyWithin(resp) : Future.failedFuture("HTTP " + resp.statusCode()))
+                .compose(req -> {
+                    // failures reach us through the futures; without handlers, a reset is logged at ERROR
+                    req.exceptionHandler(ignored -> { });
+                    return req.send();
+                })
+                .compose(resp -> {
+                    resp.exceptionHandler(ignored -> { });
+                    if (resp.statusCode() != 200) {
+                        resp.request().reset(); // its body is of no use: not read
+                        return Future.failedFuture("HTTP " + resp.statusCode());
+                    }
+                    return bodyWithin(resp);
+                })
                 .map(body -> {
                     try {
                         JsonNode node = JSON.readTree(body.getBytes());

@@ -109,6 +109,8 @@ final class GatewayCall {
                         return io.vertx.core.Future.failedFuture("call already finished");
                     }
                     upstream = req;
+                    // without a handler, a failure after the reply began (our own reset included) is logged at ERROR
+                    req.exceptionHandler(this::onUpstreamFailure);
                     return req.send(body);
                 })
                 .onSuccess(this::onReply)

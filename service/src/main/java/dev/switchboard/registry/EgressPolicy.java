@@ -80,6 +80,9 @@ public final class EgressPolicy {
         if (u.getRawUserInfo() != null) {
             return Optional.of("must not carry user information (user:password@)");
         }
+        if (u.getPort() == 0 || u.getPort() > 65535) {
+            return Optional.of("has a port outside 1..65535");
+        }
         if (u.getRawQuery() != null || u.getRawFragment() != null) {
             return Optional.of("must not have a query or a fragment");
         }

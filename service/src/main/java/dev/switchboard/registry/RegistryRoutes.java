@@ -148,11 +148,18 @@ public final class RegistryRoutes {
         if (!reader(ctx)) {
             return;
         }
-        String tagsParam = ctx.request().getParam("skill_tags");
+        String tagsParam;
+        String limitParam;
+        try {
+            tagsParam = ctx.request().getParam("skill_tags");
+            limitParam = ctx.request().getParam("limit");
+        } catch (IllegalArgumentException e) { // a malformed %-escape in the query string
+            error(ctx.response(), 400, "query: not a valid query string (malformed %-escape)", "query");
+            return;
+        }
         List<String> tags = tagsParam == null || tagsParam.isBlank() ? List.of()
                 : Arrays.stream(tagsParam.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
         int limit = Integer.MAX_VALUE;
-        String limitParam = ctx.request().getParam("limit");
         if (limitParam != null) {
             try {
                 limit = Integer.parseInt(limitParam);
@@ -239,13 +246,15 @@ public final class RegistryRoutes {
     }
 
     private static JsonNode jsonBody(RoutingContext ctx) {
-        String text = ctx.body() == null ? null : ctx.body().asString();
-        if (text == null || text.isBlank()) {
+        // JSON is UTF-8 (RFC 8259): read the bytes, whatever charset the Content-Type claims (an unknown one
+        // must not fail the request)
+        byte[] bytes = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        if (new String(bytes, StandardCharsets.UTF_8).isBlank()) {
             error(ctx.response(), 400, "body: a JSON object is required", "body");
             return null;
         }
         try {
-            return JSON.readTree(text);
+            return JSON.readTree(bytes);
         } catch (java.io.IOException e) {
             error(ctx.response(), 400, "body: not valid JSON", "body");
             return null;

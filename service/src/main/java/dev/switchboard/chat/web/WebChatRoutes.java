@@ -358,7 +358,9 @@ public final class WebChatRoutes {
     private Message message(RoutingContext ctx) {
         JsonNode body;
         try {
-            String raw = ctx.body() == null ? null : ctx.body().asString();
+            // JSON is UTF-8 (RFC 8259): the bytes are read as such, whatever charset the Content-Type claims
+            String raw = ctx.body() == null || ctx.body().buffer() == null ? null
+                    : ctx.body().buffer().toString(java.nio.charset.StandardCharsets.UTF_8);
             body = raw == null || raw.isBlank() ? null : JSON.readTree(raw);
         } catch (java.io.IOException e) {
             error(ctx.response(), 400, "body: not valid JSON", "body");
