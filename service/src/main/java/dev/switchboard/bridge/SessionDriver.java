@@ -248,8 +248,7 @@ public final class SessionDriver implements AutoCloseable {
         ChatThread thread = thread(threadId);
         BindingRuntime binding = bindings.get(thread.binding());
         if (binding == null) {
-            throw new IllegalStateException("thread " + threadId + " belongs to binding " + thread.binding()
-                    + ", which is no longer configured");
+            throw new TurnRefused.BindingGone(threadId, thread.binding());
         }
         Session session = cached != null ? cached : store.session(threadId).orElseGet(() -> new Session(threadId,
                 "slack".equals(thread.platform()) ? "Slack" : "Web", binding.dialect(),

@@ -30,4 +30,11 @@ public abstract sealed class TurnRefused extends RuntimeException {
             return limit;
         }
     }
+
+    /** The thread's Binding is no longer in the configuration: nobody can carry its turns. */
+    public static final class BindingGone extends TurnRefused {
+        public BindingGone(String threadId, String binding) {
+            super("thread " + threadId + " belongs to binding " + binding + ", which is no longer configured");
+        }
+    }
 }

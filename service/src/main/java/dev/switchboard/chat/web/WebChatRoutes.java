@@ -259,6 +259,9 @@ public final class WebChatRoutes {
             response.putHeader("Retry-After", "10");
             error(response, 429, "this thread already has " + q.limit() + " messages waiting for the agent; "
                     + "send this one when they have been answered", null);
+        } else if (cause instanceof TurnRefused.BindingGone) {
+            error(response, 410, "this thread's channel is no longer bound to an agent; start a thread in another channel",
+                    "threadId");
         } else {
             error(response, 500, "the chat store failed; nothing was changed", null);
         }
