@@ -159,7 +159,7 @@ class StreamRulesTest extends StubServerTest {
         CallFailure failure = listener.awaitFailure();
         assertThat(((Transport) failure).kind()).isEqualTo(TransportKind.HEADERS_TIMEOUT);
         assertThat(listener.afterEvents).isFalse();
-        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+        await().until(() -> s.closedConnections.get() == 1);
     }
 
     @Test
@@ -237,7 +237,7 @@ class StreamRulesTest extends StubServerTest {
         client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
 
         assertThat(listener.awaitFailure()).isInstanceOf(Malformed.class);
-        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+        await().until(() -> s.closedConnections.get() == 1);
     }
 
     @Test
@@ -250,13 +250,13 @@ class StreamRulesTest extends StubServerTest {
                 })));
         RecordingListener listener = new RecordingListener();
         StreamHandle handle = client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
-        await().atMost(Duration.ofSeconds(5)).until(() -> listener.events.size() == 1);
+        await().until(() -> listener.events.size() == 1);
 
         handle.close();
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+        await().until(() -> s.closedConnections.get() == 1);
         // past the moment the server would have sent its last event, still nothing
-        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(700))
                 .until(() -> listener.events.size() == 1 && listener.terminals.get() == 0);
     }
 
@@ -265,11 +265,11 @@ class StreamRulesTest extends StubServerTest {
         StubServer s = server(r -> vertx.setTimer(100, t -> sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED)))));
         RecordingListener listener = new RecordingListener();
         StreamHandle handle = client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
-        await().atMost(Duration.ofSeconds(5)).until(() -> s.received.size() == 1);
+        await().until(() -> s.received.size() == 1);
 
         handle.close();
 
-        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(600))
                 .until(() -> listener.events.isEmpty() && listener.terminals.get() == 0);
     }
 }

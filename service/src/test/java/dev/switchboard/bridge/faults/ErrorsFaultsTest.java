@@ -50,7 +50,7 @@ class ErrorsFaultsTest extends FaultTest {
 
         Sent sent = chat.newThread("v10", "/http " + status);
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("not_delivered");
         assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.CREDENTIALS_REJECTED);
         assertNoMoreSends("v10", sent.messageId(), 1);
@@ -63,7 +63,7 @@ class ErrorsFaultsTest extends FaultTest {
     void identityRefusedFailsTheTurnWithoutShowingTheAgentsMessage() {
         Sent sent = chat.newThread("v10", "/error -31403 user 42 may not use session 7");
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("not_delivered");
         assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.IDENTITY_REFUSED);
         assertNoMoreSends("v10", sent.messageId(), 1);
@@ -80,7 +80,7 @@ class ErrorsFaultsTest extends FaultTest {
         Sent sent = chat.newThread(channel(v), "/busy 12\npatience");
 
         chat.awaitState(sent, "retrying");
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("completed");
         assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("patience");
         List<RecordedRequest> sends = sends(channel(v), sent.messageId());
@@ -103,7 +103,7 @@ class ErrorsFaultsTest extends FaultTest {
     void aShortBusySpellIsNotTold() {
         Sent sent = chat.newThread("v10", "/busy 2\nsoon");
 
-        assertThat(chat.awaitFinal(sent, Duration.ofSeconds(10)).state()).isEqualTo("completed");
+        assertThat(chat.awaitFinal(sent).state()).isEqualTo("completed");
         assertThat(sends("v10", sent.messageId())).hasSize(3);
         assertThat(chat.notices(sent.threadId(), sent.messageId())).isEmpty();
     }
@@ -123,7 +123,7 @@ class ErrorsFaultsTest extends FaultTest {
 
         // the stream drops after the first event and the agent forgets the task (it "restarted")
         Sent vanished = chat.send(first.threadId(), "/vanish 1");
-        Post post = chat.awaitFinal(vanished, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(vanished);
         assertThat(post.state()).isEqualTo("failed");
         assertThat(chat.notices(first.threadId(), vanished.messageId())).containsExactly(Notices.SESSION_GONE);
         assertThat(bridge.recorder(name).rpcMethods()).contains(v == ProtocolVersion.V1_0 ? "GetTask" : "tasks/get");
@@ -147,7 +147,7 @@ class ErrorsFaultsTest extends FaultTest {
         }
         for (var e : sent.entrySet()) {
             Sent s = e.getValue();
-            Post post = chat.awaitFinal(s, Duration.ofSeconds(15));
+            Post post = chat.awaitFinal(s);
             assertThat(post.state()).as("HTTP %d", e.getKey()).isEqualTo("not_delivered");
             assertThat(chat.notices(s.threadId(), s.messageId())).as("HTTP %d", e.getKey())
                     .containsExactly(Notices.refused("the agent did not accept it"));
@@ -165,7 +165,7 @@ class ErrorsFaultsTest extends FaultTest {
         String elsewhere = bridge.agent("trap").url();
         Sent sent = chat.newThread("v10", "/redirect 302 " + elsewhere);
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("not_delivered");
         assertThat(chat.notices(sent.threadId(), sent.messageId()))
                 .containsExactly(Notices.refused("the agent did not accept it"));
@@ -302,7 +302,7 @@ class ErrorsFaultsTest extends FaultTest {
 
     /** No send of {@code messageId} beyond {@code expected} arrives for a while after the turn ended. */
     private void assertNoMoreSends(String agent, String messageId, int expected) {
-        Awaitility.await("no resend of " + messageId).during(BACKOFF_MAX.multipliedBy(3)).atMost(Duration.ofSeconds(3))
+        Awaitility.await("no resend of " + messageId).during(BACKOFF_MAX.multipliedBy(3))
                 .until(() -> sends(agent, messageId).size() == expected);
     }
 
