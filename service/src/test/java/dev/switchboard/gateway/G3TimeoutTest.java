@@ -39,7 +39,8 @@ class G3TimeoutTest {
         h = new Harness(dir);
         slow = h.agent(TestAgentOptions.echo("slow"));
         silent = h.raw(RawAgent.silent());
-        h.backend("short-default", slow.url(), Harness.limits(100, 1, 3, AgentLimits.DEFAULTS.maxResponseBytes(), 300))
+        h.backend("short-default", slow.url(), Harness.limits(100, 1, 10, AgentLimits.DEFAULTS.maxResponseBytes(), 300))
+                .backend("low-cap", slow.url(), Harness.limits(100, 1, 2, AgentLimits.DEFAULTS.maxResponseBytes(), 300))
                 .backend("silent-default", silent.url(), Harness.limits(100, 1, 3600, AgentLimits.DEFAULTS.maxResponseBytes(), 300))
                 .backend("silent-long", silent.url(), AgentLimits.DEFAULTS)
                 .start();
@@ -69,19 +70,19 @@ class G3TimeoutTest {
 
     @Test
     void g3_theParamWinsOverTheDefault() {
-        // default 1 s would time out; the caller's 3 s lets the 2 s task finish
-        Reply reply = h.http().rpc("short-default", Rpc.sendWithTimeout(2, "/slow 2000", 3));
+        // default 1 s would time out; the caller's 8 s lets the 2 s task finish, with room for a slow machine
+        Reply reply = h.http().rpc("short-default", Rpc.sendWithTimeout(2, "/slow 2000", 8));
 
         assertThat(reply.json().path("result").path("status").path("state").asText()).isEqualTo("completed");
     }
 
     @Test
     void g3_aParamAboveTheCapIsLoweredToTheCap() {
-        // the caller asks for 99999 s; the cap of 3 s ends the call before the agent's 5 s answer
-        Reply reply = h.http().rpc("short-default", Rpc.sendWithTimeout(3, "/slow 5000", 99999));
+        // the caller asks for 99999 s; the cap of 2 s ends the call before the agent's 8 s answer
+        Reply reply = h.http().rpc("low-cap", Rpc.sendWithTimeout(3, "/slow 8000", 99999));
 
         assertThat(reply.errorCode()).isEqualTo(-32001);
-        assertThat(reply.errorMessage()).isEqualTo("agent timeout: short-default");
+        assertThat(reply.errorMessage()).isEqualTo("agent timeout: low-cap");
     }
 
     @Test
