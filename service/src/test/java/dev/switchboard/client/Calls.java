@@ -1,5 +1,6 @@
 package dev.switchboard.client;
 
+import dev.switchboard.AwaitDefaults;
 import io.vertx.core.Future;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -11,7 +12,7 @@ final class Calls {
 
     static <T> T result(Future<T> future) throws Exception {
         try {
-            return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return future.toCompletionStage().toCompletableFuture().get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             throw new AssertionError("call failed: " + e.getCause(), e.getCause());
         }
@@ -24,7 +25,7 @@ final class Calls {
 
     static Throwable cause(Future<?> future) throws Exception {
         try {
-            Object value = future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            Object value = future.toCompletionStage().toCompletableFuture().get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
             throw new AssertionError("call succeeded with " + value);
         } catch (ExecutionException e) {
             return e.getCause();

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import dev.switchboard.protocol.model.StreamEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,14 +49,14 @@ final class RecordingListener implements StreamListener {
     }
 
     void awaitEnd() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> ended || failure != null);
+        await().until(() -> ended || failure != null);
         if (failure != null) {
             throw new AssertionError("stream failed: " + failure);
         }
     }
 
     CallFailure awaitFailure() {
-        await().atMost(Duration.ofSeconds(10)).until(() -> ended || failure != null);
+        await().until(() -> ended || failure != null);
         if (ended) {
             throw new AssertionError("stream ended normally after " + events.size() + " events");
         }

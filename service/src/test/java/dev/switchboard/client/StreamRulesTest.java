@@ -13,7 +13,10 @@ import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.SendMessageParams;
 import dev.switchboard.protocol.model.Task;
 import dev.switchboard.protocol.model.TaskState;
+import io.vertx.core.Context;
 import io.vertx.core.Handler;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import java.time.Duration;
@@ -45,6 +48,19 @@ class StreamRulesTest extends StubServerTest {
 
     private static String data(String json) {
         return "data: " + json + "\n\n";
+    }
+
+    /**
+     * Answers {@code request} on the server's context once the test completes {@code gate}, if the client
+     * has not reset it by then: a server timer would race the test, and a busy machine can let it win.
+     */
+    private static void answerAfter(Promise<Void> gate, HttpServerRequest request, Handler<HttpServerRequest> answer) {
+        Context context = Vertx.currentContext();
+        gate.future().onComplete(v -> context.runOnContext(x -> {
+            if (!request.response().closed()) {
+                answer.handle(request);
+            }
+        }));
     }
 
     @Test
@@ -152,20 +168,22 @@ class StreamRulesTest extends StubServerTest {
 
     @Test
     void headersLaterThanTheTimeoutFailTheStreamAndResetTheRequest() throws Exception {
-        StubServer s = server(r -> vertx.setTimer(3000, t -> sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED)))));
+        StubServer s = server(r -> vertx.setTimer(HASTY_TIMEOUT.multipliedBy(10).toMillis(),
+                t -> sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED)))));
         RecordingListener listener = new RecordingListener();
         hasty.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
 
         CallFailure failure = listener.awaitFailure();
         assertThat(((Transport) failure).kind()).isEqualTo(TransportKind.HEADERS_TIMEOUT);
         assertThat(listener.afterEvents).isFalse();
-        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+        await().until(() -> s.closedConnections.get() == 1);
     }
 
     @Test
     void aStreamMayStayQuietLongerThanTheHeadersTimeoutOnceItHasStarted() throws Exception {
         RecordingListener listener = stream(hasty, r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
-                .onComplete(v -> vertx.setTimer(1000, t -> r.response().end(data(Replies.taskEvent(TaskState.COMPLETED))))));
+                .onComplete(v -> vertx.setTimer(HASTY_TIMEOUT.multipliedBy(2).toMillis(),
+                        t -> r.response().end(data(Replies.taskEvent(TaskState.COMPLETED))))));
 
         listener.awaitEnd();
         assertThat(listener.events).hasSize(2);
@@ -237,39 +255,41 @@ class StreamRulesTest extends StubServerTest {
         client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
 
         assertThat(listener.awaitFailure()).isInstanceOf(Malformed.class);
-        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
+        await().until(() -> s.closedConnections.get() == 1);
     }
 
     @Test
     void closeResetsTheRequestAndSilencesTheListener() throws Exception {
+        // the server's last event waits for the test: it goes out after the close, never before it
+        Promise<Void> closed = Promise.promise();
         StubServer s = server(r -> sse(r).write(data(Replies.taskEvent(TaskState.WORKING)))
-                .onComplete(v -> vertx.setTimer(500, t -> {
-                    if (!r.response().closed()) {
-                        r.response().end(data(Replies.taskEvent(TaskState.COMPLETED)));
-                    }
-                })));
+                .onComplete(v -> answerAfter(closed, r, req -> req.response().end(data(Replies.taskEvent(TaskState.COMPLETED))))));
         RecordingListener listener = new RecordingListener();
         StreamHandle handle = client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
-        await().atMost(Duration.ofSeconds(5)).until(() -> listener.events.size() == 1);
+        await().until(() -> listener.events.size() == 1);
 
         handle.close();
+        closed.complete();
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> s.closedConnections.get() == 1);
-        // past the moment the server would have sent its last event, still nothing
-        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2))
+        await().until(() -> s.closedConnections.get() == 1);
+        // past the moment the server sent (or tried to send) its last event, still nothing
+        await().during(Duration.ofMillis(700))
                 .until(() -> listener.events.size() == 1 && listener.terminals.get() == 0);
     }
 
     @Test
     void closeBeforeTheResponseSilencesTheListener() throws Exception {
-        StubServer s = server(r -> vertx.setTimer(100, t -> sse(r).end(data(Replies.taskEvent(TaskState.COMPLETED)))));
+        // the server answers only once the test has closed the stream
+        Promise<Void> closed = Promise.promise();
+        StubServer s = server(r -> answerAfter(closed, r, req -> sse(req).end(data(Replies.taskEvent(TaskState.COMPLETED)))));
         RecordingListener listener = new RecordingListener();
         StreamHandle handle = client.sendStreaming(endpoint(s), SendMessageParams.of(Message.userText("m-1", "hi")), listener);
-        await().atMost(Duration.ofSeconds(5)).until(() -> s.received.size() == 1);
+        await().until(() -> s.received.size() == 1);
 
         handle.close();
+        closed.complete();
 
-        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(600))
                 .until(() -> listener.events.isEmpty() && listener.terminals.get() == 0);
     }
 }

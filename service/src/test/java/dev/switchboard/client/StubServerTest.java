@@ -18,6 +18,11 @@ abstract class StubServerTest {
 
     static Vertx vertx;
     static A2aAgentClient client;
+    /**
+     * {@link #hasty}'s limit: short, so that the timeout rules run in seconds, yet long enough for a loaded
+     * machine to get the response headers of a prompt server through in time.
+     */
+    static final Duration HASTY_TIMEOUT = Duration.ofSeconds(1);
     /** For the timeout rules only: a short limit everywhere else would make the suite flaky on a busy machine. */
     static A2aAgentClient hasty;
     private final List<StubServer> servers = new ArrayList<>();
@@ -26,7 +31,7 @@ abstract class StubServerTest {
     static void start() {
         vertx = Vertx.vertx();
         client = new A2aAgentClient(vertx, Duration.ofSeconds(10));
-        hasty = new A2aAgentClient(vertx, Duration.ofMillis(300));
+        hasty = new A2aAgentClient(vertx, HASTY_TIMEOUT);
     }
 
     @AfterAll

@@ -14,7 +14,6 @@ import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -97,21 +96,21 @@ class G12MetricsTest {
 
         // a stream holds m-echo's only slot: one rejection, and the gauges show it
         SseCall stream = http.stream("/a2a/m-echo", Rpc.stream(14, "/slow 30000"), AUTH);
-        await().atMost(Duration.ofSeconds(5)).until(() -> !stream.dataFrames().isEmpty());
+        await().until(() -> !stream.dataFrames().isEmpty());
         Reply busy = call("m-echo", Rpc.send(15, "one too many"));
         assertThat(busy.errorMessage()).startsWith("server busy");
         Metrics during = scrape();
         assertThat(during.sum("switchboard_gateway_in_flight", "agent", "m-echo")).isEqualTo(1);
         assertThat(during.sum("switchboard_gateway_streams_open", "agent", "m-echo")).isEqualTo(1);
         stream.disconnect();
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight("m-echo") == 0);
+        await().until(() -> h.inFlight("m-echo") == 0);
 
         SseCall idle = http.stream("/a2a/m-idle", Rpc.stream(16, "/slow 30000"), AUTH);
-        idle.awaitEnd(10);
+        idle.awaitEnd();
         SseCall completed = http.stream("/a2a/m-idle", Rpc.stream(17, "/stream 2 10"), AUTH);
-        completed.awaitEnd(10);
+        completed.awaitEnd();
 
-        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+        await().untilAsserted(() -> {
             Metrics m = scrape();
             // requests by agent, method and outcome
             assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "message/send", "outcome", "ok")).isGreaterThanOrEqualTo(1);

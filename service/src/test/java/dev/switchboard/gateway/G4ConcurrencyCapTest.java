@@ -3,6 +3,7 @@ package dev.switchboard.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.AwaitDefaults;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
@@ -15,7 +16,6 @@ import dev.switchboard.testkit.TestAgentOptions;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -76,9 +76,9 @@ class G4ConcurrencyCapTest {
         TestHttp http = h.http();
         CompletableFuture<Reply> first = http.postAsync("/a2a/capped", Rpc.send(1, "first"));
         CompletableFuture<Reply> second = http.postAsync("/a2a/capped", Rpc.send(2, "second"));
-        RawAgent.Exchange a = held.next(10);
-        RawAgent.Exchange b = held.next(10);
-        await().atMost(Duration.ofSeconds(5)).until(() -> h.inFlight("capped") == 2);
+        RawAgent.Exchange a = held.next();
+        RawAgent.Exchange b = held.next();
+        await().until(() -> h.inFlight("capped") == 2);
 
         Reply rejected = http.rpc("capped", Rpc.send(3, "third"));
 
@@ -95,15 +95,15 @@ class G4ConcurrencyCapTest {
 
         a.reply("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
         b.reply("{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}");
-        assertThat(first.get(10, TimeUnit.SECONDS).json().has("result")).isTrue();
-        assertThat(second.get(10, TimeUnit.SECONDS).json().has("result")).isTrue();
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight("capped") == 0);
+        assertThat(first.get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS).json().has("result")).isTrue();
+        assertThat(second.get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS).json().has("result")).isTrue();
+        await().until(() -> h.inFlight("capped") == 0);
         // the rejected call never reached the agent, not even once slots were free again
         assertThat(held.exchanges()).hasSize(2);
 
         CompletableFuture<Reply> fourth = http.postAsync("/a2a/capped", Rpc.send(4, "fourth"));
-        held.next(10).reply("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}");
-        assertThat(fourth.get(10, TimeUnit.SECONDS).json().has("result")).isTrue();
+        held.next().reply("{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}");
+        assertThat(fourth.get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS).json().has("result")).isTrue();
     }
 
     @Test
@@ -111,9 +111,9 @@ class G4ConcurrencyCapTest {
         mixed.clear();
         TestHttp http = h.http();
         SseCall stream = http.stream("/a2a/mixed", Rpc.stream(1, "a stream"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> stream.dataFrames().size() == 1);
+        await().until(() -> stream.dataFrames().size() == 1);
         CompletableFuture<Reply> sync = http.postAsync("/a2a/mixed", Rpc.send(2, "a sync call"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> mixed.exchanges().size() == 2);
+        await().until(() -> mixed.exchanges().size() == 2);
 
         Reply rejectedStream = http.rpc("mixed", Rpc.stream(3, "one stream too many"));
         assertThat(rejectedStream.errorMessage()).isEqualTo("server busy: mixed has 2 calls in flight");
@@ -123,15 +123,15 @@ class G4ConcurrencyCapTest {
         assertThat(rejectedSync.errorMessage()).isEqualTo("server busy: mixed has 2 calls in flight");
 
         stream.disconnect();
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight("mixed") == 1);
+        await().until(() -> h.inFlight("mixed") == 1);
         CompletableFuture<Reply> admitted = http.postAsync("/a2a/mixed", Rpc.send(5, "now there is room"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> mixed.exchanges().size() == 3);
+        await().until(() -> mixed.exchanges().size() == 3);
         for (RawAgent.Exchange e : mixed.exchanges()) {
             e.reply("{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":{}}");
         }
-        assertThat(sync.get(10, TimeUnit.SECONDS).json().has("result")).isTrue();
-        assertThat(admitted.get(10, TimeUnit.SECONDS).json().has("result")).isTrue();
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight("mixed") == 0);
+        assertThat(sync.get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS).json().has("result")).isTrue();
+        assertThat(admitted.get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS).json().has("result")).isTrue();
+        await().until(() -> h.inFlight("mixed") == 0);
     }
 
     @Test
@@ -148,18 +148,18 @@ class G4ConcurrencyCapTest {
         admittedAndReleased(http.rpc("solo", Rpc.send03(null, "message/send", "notification").toString()), "solo");
 
         SseCall completed = http.stream("/a2a/solo", Rpc.stream(8, "/stream 2 10"));
-        completed.awaitEnd(10);
+        completed.awaitEnd();
         assertThat(completed.dataFrames()).isNotEmpty();
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight("solo") == 0);
+        await().until(() -> h.inFlight("solo") == 0);
 
         SseCall idle = http.stream("/a2a/solo", Rpc.stream(9, "/slow 10000")); // idle timeout 1 s
-        idle.awaitEnd(10);
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight("solo") == 0);
+        idle.awaitEnd();
+        await().until(() -> h.inFlight("solo") == 0);
 
         SseCall dropped = http.stream("/a2a/solo", Rpc.stream(10, "/stream 50 200"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> !dropped.dataFrames().isEmpty());
+        await().until(() -> !dropped.dataFrames().isEmpty());
         dropped.disconnect();
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight("solo") == 0);
+        await().until(() -> h.inFlight("solo") == 0);
 
         admittedAndReleased(http.rpc("solo", Rpc.send(11, "still admitted")), "solo");
         admittedAndReleased(http.rpc("solo-gone", Rpc.send(12, "refused")), "solo-gone");
@@ -170,7 +170,7 @@ class G4ConcurrencyCapTest {
         if (reply.status() != 204 && reply.json().has("error")) {
             assertThat(reply.errorMessage()).as(reply.toString()).doesNotStartWith("server busy");
         }
-        await().atMost(Duration.ofSeconds(2)).until(() -> h.inFlight(agent) == 0);
+        await().until(() -> h.inFlight(agent) == 0);
     }
 
     static int freePort() throws IOException {

@@ -3,6 +3,7 @@ package dev.switchboard.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.AwaitDefaults;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
@@ -104,12 +105,12 @@ class G7ErrorClassesTest {
     @Test
     void g7_busyIsARetryableTransportError() throws Exception {
         var first = h.http().postAsync("/a2a/held", Rpc.send(1, "holds the only slot"));
-        held.next(10);
+        held.next();
 
         transport(h.http().rpc("held", Rpc.send(2, "one too many")), -32603, true);
 
         held.last().reply("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
-        first.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        first.get(AwaitDefaults.WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
     }
 
     @Test

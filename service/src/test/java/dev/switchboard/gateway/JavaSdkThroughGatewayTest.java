@@ -26,7 +26,6 @@ import io.a2a.spec.TaskState;
 import io.a2a.spec.TaskStatusUpdateEvent;
 import io.a2a.spec.TextPart;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
@@ -141,7 +140,7 @@ class JavaSdkThroughGatewayTest {
         Client client = client(true);
         try {
             client.sendMessage(A2A.toUserMessage("/stream 3 30\nstreamed to java through the gateway"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> events.stream().anyMatch(
+            await().until(() -> events.stream().anyMatch(
                     e -> e instanceof TaskUpdateEvent u && u.getUpdateEvent() instanceof TaskStatusUpdateEvent s && s.isFinal()));
         } finally {
             client.close();

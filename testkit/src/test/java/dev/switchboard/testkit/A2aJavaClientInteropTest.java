@@ -22,7 +22,6 @@ import io.a2a.spec.TaskQueryParams;
 import io.a2a.spec.TaskState;
 import io.a2a.spec.TaskStatusUpdateEvent;
 import io.a2a.spec.TextPart;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
@@ -106,7 +105,7 @@ class A2aJavaClientInteropTest extends AgentTestSupport {
         Client client = client(true);
         try {
             client.sendMessage(A2A.toUserMessage("/stream 3 20\nstreamed to java"));
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> events.stream().anyMatch(
+            Awaitility.await().until(() -> events.stream().anyMatch(
                     e -> e instanceof TaskUpdateEvent u && u.getUpdateEvent() instanceof TaskStatusUpdateEvent s && s.isFinal()));
         } finally {
             client.close();

@@ -42,7 +42,7 @@ abstract class AgentTestSupport {
 
     static <T> T await(Future<T> future) {
         try {
-            return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            return future.toCompletionStage().toCompletableFuture().get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -11,7 +11,6 @@ import dev.switchboard.protocol.model.TaskState;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import org.awaitility.Awaitility;
@@ -118,7 +117,7 @@ class ContractBreakingTest extends AgentTestSupport {
 
         assertThat(stream.events()).hasSize(1);
         ObjectNode get = WireClient.JSON.createObjectNode().put("id", taskId);
-        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        Awaitility.await().untilAsserted(() ->
                 assertThat(client.call(A2aMethod.GET_TASK, get).path("error").path("code").asInt()).isEqualTo(-32001));
         assertThat(client.call(A2aMethod.SUBSCRIBE_TO_TASK, get).path("error").path("code").asInt()).isEqualTo(-32001);
     }
@@ -351,7 +350,7 @@ class ContractBreakingTest extends AgentTestSupport {
 
     private static JsonNode awaitState(WireClient client, String taskId, TaskState state) {
         ObjectNode get = WireClient.JSON.createObjectNode().put("id", taskId);
-        return Awaitility.await().atMost(Duration.ofSeconds(5)).until(
+        return Awaitility.await().until(
                 () -> client.call(A2aMethod.GET_TASK, get).get("result"),
                 task -> WireClient.state(task) == state);
     }

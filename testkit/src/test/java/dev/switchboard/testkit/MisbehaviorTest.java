@@ -72,7 +72,7 @@ class MisbehaviorTest extends AgentTestSupport {
         assertThat(stream.events()).hasSize(2);
         JsonNode task = client.unwrap(stream.events().get(0).get("result"));
         ObjectNode get = WireClient.JSON.createObjectNode().put("id", task.path("id").asText());
-        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        Awaitility.await().untilAsserted(() ->
                 assertThat(WireClient.state(client.call(A2aMethod.GET_TASK, get).get("result"))).isEqualTo(TaskState.COMPLETED));
         assertThat(WireClient.artifactText(client.call(A2aMethod.GET_TASK, get).get("result"))).isEqualTo("survivor");
     }
@@ -85,7 +85,7 @@ class MisbehaviorTest extends AgentTestSupport {
         Throwable failure = catchFailure(() -> client.post(request));
 
         assertThat(failure).isNotNull();
-        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> agent.recorder().messageIds().size() > 0);
+        Awaitility.await().until(() -> agent.recorder().messageIds().size() > 0);
     }
 
     @Test

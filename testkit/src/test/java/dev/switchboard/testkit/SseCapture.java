@@ -10,7 +10,6 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -78,7 +77,7 @@ final class SseCapture {
     }
 
     HttpHeaders headers() {
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> response != null);
+        Awaitility.await().until(() -> response != null);
         return response.headers();
     }
 
@@ -98,13 +97,13 @@ final class SseCapture {
 
     void awaitEnd() {
         try {
-            ended.handle((v, e) -> null).get(15, TimeUnit.SECONDS);
+            ended.handle((v, e) -> null).get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new AssertionError("stream did not end within 15 s; events so far: " + events, e);
+            throw new AssertionError("stream did not end within " + AwaitDefaults.WAIT + "; events so far: " + events, e);
         }
     }
 
     void awaitEvents(int count) {
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> events.size() >= count);
+        Awaitility.await().until(() -> events.size() >= count);
     }
 }

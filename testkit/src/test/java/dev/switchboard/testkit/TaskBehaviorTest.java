@@ -107,7 +107,7 @@ class TaskBehaviorTest extends AgentTestSupport {
 
         assertThat(WireClient.state(task)).isIn(TaskState.SUBMITTED, TaskState.WORKING);
         ObjectNode get = WireClient.JSON.createObjectNode().put("id", task.path("id").asText());
-        Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+        Awaitility.await().untilAsserted(() ->
                 assertThat(WireClient.state(client.call(A2aMethod.GET_TASK, get).get("result"))).isEqualTo(TaskState.COMPLETED));
         assertThat(WireClient.artifactText(client.call(A2aMethod.GET_TASK, get).get("result"))).isEqualTo("later");
     }

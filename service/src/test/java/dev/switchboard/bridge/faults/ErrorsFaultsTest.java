@@ -4,6 +4,7 @@ import static dev.switchboard.bridge.faults.FaultBridge.BACKOFF_MAX;
 import static dev.switchboard.bridge.faults.FaultBridge.BUSY_NOTICE_AFTER;
 import static dev.switchboard.bridge.faults.FaultBridge.GIVE_UP_AFTER;
 import static dev.switchboard.bridge.faults.FaultBridge.RESPONSE_HEADERS;
+import static dev.switchboard.bridge.faults.FaultBridge.RETRY_AFTER_MAX;
 import static dev.switchboard.bridge.faults.FaultBridge.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,7 +51,7 @@ class ErrorsFaultsTest extends FaultTest {
 
         Sent sent = chat.newThread("v10", "/http " + status);
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("not_delivered");
         assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.CREDENTIALS_REJECTED);
         assertNoMoreSends("v10", sent.messageId(), 1);
@@ -63,7 +64,7 @@ class ErrorsFaultsTest extends FaultTest {
     void identityRefusedFailsTheTurnWithoutShowingTheAgentsMessage() {
         Sent sent = chat.newThread("v10", "/error -31403 user 42 may not use session 7");
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("not_delivered");
         assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.IDENTITY_REFUSED);
         assertNoMoreSends("v10", sent.messageId(), 1);
@@ -80,7 +81,7 @@ class ErrorsFaultsTest extends FaultTest {
         Sent sent = chat.newThread(channel(v), "/busy 12\npatience");
 
         chat.awaitState(sent, "retrying");
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("completed");
         assertThat(chat.answer(sent.threadId(), sent.messageId())).isEqualTo("patience");
         List<RecordedRequest> sends = sends(channel(v), sent.messageId());
@@ -103,7 +104,7 @@ class ErrorsFaultsTest extends FaultTest {
     void aShortBusySpellIsNotTold() {
         Sent sent = chat.newThread("v10", "/busy 2\nsoon");
 
-        assertThat(chat.awaitFinal(sent, Duration.ofSeconds(10)).state()).isEqualTo("completed");
+        assertThat(chat.awaitFinal(sent).state()).isEqualTo("completed");
         assertThat(sends("v10", sent.messageId())).hasSize(3);
         assertThat(chat.notices(sent.threadId(), sent.messageId())).isEmpty();
     }
@@ -123,7 +124,7 @@ class ErrorsFaultsTest extends FaultTest {
 
         // the stream drops after the first event and the agent forgets the task (it "restarted")
         Sent vanished = chat.send(first.threadId(), "/vanish 1");
-        Post post = chat.awaitFinal(vanished, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(vanished);
         assertThat(post.state()).isEqualTo("failed");
         assertThat(chat.notices(first.threadId(), vanished.messageId())).containsExactly(Notices.SESSION_GONE);
         assertThat(bridge.recorder(name).rpcMethods()).contains(v == ProtocolVersion.V1_0 ? "GetTask" : "tasks/get");
@@ -147,7 +148,7 @@ class ErrorsFaultsTest extends FaultTest {
         }
         for (var e : sent.entrySet()) {
             Sent s = e.getValue();
-            Post post = chat.awaitFinal(s, Duration.ofSeconds(15));
+            Post post = chat.awaitFinal(s);
             assertThat(post.state()).as("HTTP %d", e.getKey()).isEqualTo("not_delivered");
             assertThat(chat.notices(s.threadId(), s.messageId())).as("HTTP %d", e.getKey())
                     .containsExactly(Notices.refused("the agent did not accept it"));
@@ -165,7 +166,7 @@ class ErrorsFaultsTest extends FaultTest {
         String elsewhere = bridge.agent("trap").url();
         Sent sent = chat.newThread("v10", "/redirect 302 " + elsewhere);
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("not_delivered");
         assertThat(chat.notices(sent.threadId(), sent.messageId()))
                 .containsExactly(Notices.refused("the agent did not accept it"));
@@ -251,7 +252,7 @@ class ErrorsFaultsTest extends FaultTest {
 
     @Test
     void aRetryAfterIsHonouredOnReconnectsUpToTheCap() {
-        // 1 s, longer than the 300 ms backoff; a day, capped at retryAfterMax (2 s); and on a busy refusal
+        // 1 s, longer than the 300 ms backoff; a day, capped at retryAfterMax (5 s); and on a busy refusal
         Sent second = chat.newThread("v10", "/first 1 /retryafter 1 /http 503\nafter a second");
         Sent day = chat.newThread("v10", "/first 1 /retryafter 86400 /http 503\nnot a day later");
         Sent busy = chat.newThread("v10", "/retryafter 1 /busy 1\nbusy for a second");
@@ -259,10 +260,11 @@ class ErrorsFaultsTest extends FaultTest {
         for (Sent s : List.of(second, day, busy)) {
             chat.awaitState(s, "completed");
         }
+        // the upper bounds leave seconds for a busy machine: they only tell "honoured" from "capped" from "a day"
         assertThat(gap("v10", second.messageId())).isGreaterThanOrEqualTo(Duration.ofSeconds(1))
-                .isLessThan(Duration.ofSeconds(2));
+                .as("honoured, not capped").isLessThan(RETRY_AFTER_MAX);
         assertThat(gap("v10", day.messageId())).as("capped at retryAfterMax")
-                .isGreaterThanOrEqualTo(Duration.ofSeconds(2)).isLessThan(Duration.ofSeconds(4));
+                .isGreaterThanOrEqualTo(RETRY_AFTER_MAX).isLessThan(RETRY_AFTER_MAX.multipliedBy(2));
         assertThat(gap("v10", busy.messageId())).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
     }
 
@@ -302,7 +304,7 @@ class ErrorsFaultsTest extends FaultTest {
 
     /** No send of {@code messageId} beyond {@code expected} arrives for a while after the turn ended. */
     private void assertNoMoreSends(String agent, String messageId, int expected) {
-        Awaitility.await("no resend of " + messageId).during(BACKOFF_MAX.multipliedBy(3)).atMost(Duration.ofSeconds(3))
+        Awaitility.await("no resend of " + messageId).during(BACKOFF_MAX.multipliedBy(3))
                 .until(() -> sends(agent, messageId).size() == expected);
     }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.testkit.TestAgentOptions;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -41,7 +40,7 @@ class FailedTaskCategoriesFaultsTest extends FaultTest {
         for (int i = 0; i < CASES.size(); i++) {
             String[] c = CASES.get(i);
             Sent s = sent.get(i);
-            Post post = chat.awaitFinal(s, Duration.ofSeconds(10));
+            Post post = chat.awaitFinal(s);
             assertThat(post.state()).as(c[0]).isEqualTo("failed");
             String expected = c[1] == null ? "The agent's task failed." : "The agent's task failed. Reason: " + c[1] + ".";
             assertThat(chat.notices(s.threadId(), s.messageId())).as(c[0]).containsExactly(expected);
@@ -54,7 +53,7 @@ class FailedTaskCategoriesFaultsTest extends FaultTest {
     @Test
     void rejectedAndCanceledEndTheTurnWithANotice() {
         Sent rejected = chat.newThread("failing", "/reject");
-        assertThat(chat.awaitFinal(rejected, Duration.ofSeconds(10)).state()).isEqualTo("rejected");
+        assertThat(chat.awaitFinal(rejected).state()).isEqualTo("rejected");
         assertThat(chat.notices(rejected.threadId(), rejected.messageId())).containsExactly("The agent rejected the task.");
     }
 }

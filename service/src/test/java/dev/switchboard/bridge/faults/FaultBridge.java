@@ -30,6 +30,8 @@ final class FaultBridge implements AutoCloseable {
     static final Duration RESPONSE_HEADERS = Duration.ofSeconds(1);
     static final Duration SETTLE_DELAY = Duration.ofMillis(300);
     static final Duration BACKOFF_MAX = Duration.ofMillis(300);
+    /** Seconds above a 1 s Retry-After, so that a busy machine cannot make an honoured 1 s look capped. */
+    static final Duration RETRY_AFTER_MAX = Duration.ofSeconds(5);
     static final int CANCEL_ATTEMPTS = 3;
 
     private static final String CONTRACT = """
@@ -41,11 +43,11 @@ final class FaultBridge implements AutoCloseable {
             settleDelay: %dms
             pollBackoffMax: %dms
             retryBackoffMax: %dms
-            retryAfterMax: 2s
+            retryAfterMax: %dms
             cancelAttempts: %d
             """.formatted(GIVE_UP_AFTER.toMillis(), BUSY_NOTICE_AFTER.toMillis(), SILENCE_LIMIT.toMillis(),
             NO_SIGN_OF_LIFE.toMillis(), RESPONSE_HEADERS.toMillis(), SETTLE_DELAY.toMillis(), BACKOFF_MAX.toMillis(),
-            BACKOFF_MAX.toMillis(), CANCEL_ATTEMPTS);
+            BACKOFF_MAX.toMillis(), RETRY_AFTER_MAX.toMillis(), CANCEL_ATTEMPTS);
 
     final Vertx vertx;
     final SwitchboardApp app;

@@ -50,7 +50,7 @@ class MethodsFaultsTest extends FaultTest {
         chat.awaitState(first, "completed");
         Sent sent = chat.send(first.threadId(), "/first 1 /http 503\nlost");
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("not_delivered");
         assertThat(chat.notices(first.threadId(), sent.messageId())).containsExactly(Notices.unreachable());
         List<RecordedRequest> sends = sends("nolist", sent.messageId());
@@ -67,11 +67,11 @@ class MethodsFaultsTest extends FaultTest {
         // the stream ends on the completed status update, not on a full Task: only GetTask could settle it
         Sent sent = chat.newThread("noget", "shown, never settled");
 
-        chat.awaitPosts(sent.threadId(), "the answer shown", Duration.ofSeconds(10),
+        chat.awaitPosts(sent.threadId(), "the answer shown",
                 p -> p.stream().anyMatch(x -> "agent".equals(x.kind()) && "shown, never settled".equals(x.text())));
         int before = getTasks();
         Awaitility.await("the turn stays unfinished while GetTask is tried again").during(GIVE_UP_AFTER)
-                .atMost(GIVE_UP_AFTER.plusSeconds(2)).pollInterval(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> !ChatApi.FINAL.contains(state(sent)));
         assertThat(getTasks() - before).as("read again with a backoff")
                 .isGreaterThanOrEqualTo((int) (GIVE_UP_AFTER.toMillis() / BACKOFF_MAX.toMillis()) / 2);

@@ -76,7 +76,7 @@ class QuestionsAndCancelsFaultsTest extends FaultTest {
         Sent asked = chat.newThread("hurry", "/ask Anyone there?");
         chat.awaitState(asked, "waiting_for_answer");
 
-        Post post = chat.awaitFinal(asked, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(asked);
         assertThat(post.state()).isEqualTo("canceled");
         assertThat(chat.notices(asked.threadId(), asked.messageId())).containsExactly(Notices.QUESTION_TIMED_OUT);
         Post question = chat.posts(asked.threadId(), asked.messageId(), "question").get(0);
@@ -90,7 +90,7 @@ class QuestionsAndCancelsFaultsTest extends FaultTest {
     void aQuestionTheBindingDoesNotAllowIsCancelledAndNotShown() {
         Sent asked = chat.newThread("closed", "/ask May I ask?");
 
-        Post post = chat.awaitFinal(asked, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(asked);
         assertThat(post.state()).isEqualTo("canceled");
         assertThat(chat.notices(asked.threadId(), asked.messageId())).containsExactly(Notices.QUESTION_NOT_ALLOWED);
         assertThat(chat.posts(asked.threadId(), asked.messageId(), "question")).isEmpty();
@@ -103,7 +103,7 @@ class QuestionsAndCancelsFaultsTest extends FaultTest {
         String name = channel(v);
         Sent asked = chat.newThread(name, "/askdata");
 
-        Post post = chat.awaitFinal(asked, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(asked);
         assertThat(post.state()).isEqualTo("canceled");
         assertThat(chat.notices(asked.threadId(), asked.messageId())).containsExactly(Notices.QUESTION_UNSHOWABLE);
         assertThat(chat.posts(asked.threadId(), asked.messageId(), "question")).isEmpty();
@@ -123,7 +123,7 @@ class QuestionsAndCancelsFaultsTest extends FaultTest {
         chat.awaitState(asked, "waiting_for_answer");
 
         Sent answer = chat.send(asked.threadId(), "/error -32603 region mars-1 is not a region");
-        Post post = chat.awaitFinal(asked, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(asked);
         assertThat(post.state()).isEqualTo("canceled");
         assertThat(chat.notices(asked.threadId(), asked.messageId())).containsExactly(Notices.ANSWER_REJECTED);
         assertThat(chat.posts(asked.threadId())).filteredOn(p -> !p.isUser()).extracting(Post::text)
@@ -138,7 +138,7 @@ class QuestionsAndCancelsFaultsTest extends FaultTest {
     void aCancelTheAgentKeepsRefusingIsRetriedAFewTimesThenReported() {
         Sent asked = chat.newThread("stubborn", "/askdata");
 
-        Post post = chat.awaitFinal(asked, Duration.ofSeconds(10));
+        Post post = chat.awaitFinal(asked);
         assertThat(post.state()).isEqualTo("canceled");
         assertThat(chat.notices(asked.threadId(), asked.messageId()))
                 .containsExactly(Notices.QUESTION_UNSHOWABLE, Notices.CANCEL_FAILED);
@@ -159,7 +159,7 @@ class QuestionsAndCancelsFaultsTest extends FaultTest {
 
         // a reply while the agent still waits: the task is read again, and the reply queues behind it
         Sent early = chat.send(paused.threadId(), "are you there?");
-        Awaitility.await("the task read again").atMost(Duration.ofSeconds(5))
+        Awaitility.await("the task read again")
                 .until(() -> calls("v10", "GetTask").stream().anyMatch(r -> r.receivedAt().isAfter(sends("v10",
                         paused.messageId()).get(0).receivedAt())));
         String task = taskOf("v10", paused.messageId());
@@ -167,7 +167,7 @@ class QuestionsAndCancelsFaultsTest extends FaultTest {
         assertThat(chat.userPost(paused.threadId(), paused.messageId()).state()).isEqualTo("paused");
 
         // the user signs in elsewhere; the agent moves on; the next typed reply finds it done
-        Awaitility.await("the agent to move on").atMost(Duration.ofSeconds(5)).until(() -> "completed".equals(stateOnAgent(task)));
+        Awaitility.await("the agent to move on").until(() -> "completed".equals(stateOnAgent(task)));
         Sent later = chat.send(paused.threadId(), "and now?");
         chat.awaitState(paused, "completed");
         assertThat(chat.answer(paused.threadId(), paused.messageId())).isEqualTo("signed in at last");

@@ -49,7 +49,7 @@ class RepliesFaultsTest extends FaultTest {
         for (var e : sent.entrySet()) {
             String directive = e.getKey();
             Sent s = e.getValue();
-            Post post = chat.awaitFinal(s, Duration.ofSeconds(15));
+            Post post = chat.awaitFinal(s);
             assertThat(post.state()).as(directive).isEqualTo("not_delivered");
             assertThat(chat.notices(s.threadId(), s.messageId())).as(directive).containsExactly(Notices.unreachable());
             assertThat(chat.answer(s.threadId(), s.messageId())).as("%s: text outside artifacts is never shown", directive)
@@ -72,7 +72,7 @@ class RepliesFaultsTest extends FaultTest {
         chat.awaitState(first, "completed");
         Sent sent = chat.send(first.threadId(), "/message");
 
-        chat.awaitFinal(sent, Duration.ofSeconds(15));
+        chat.awaitFinal(sent);
         List<RecordedRequest> all = bridge.recorder("v10").rpcRequests();
         List<RecordedRequest> sends = sends("v10", sent.messageId());
         assertThat(all.subList(all.indexOf(sends.get(0)), all.indexOf(sends.get(1)))).extracting(RecordedRequest::rpcMethod)
@@ -207,7 +207,7 @@ class RepliesFaultsTest extends FaultTest {
     void aTaskWithNoSignOfLifeForTooLongAfterItsStreamWasLostIsCancelled() {
         Sent sent = chat.newThread("v10", "/drop 2 /slow 60000\nnever");
 
-        Post post = chat.awaitFinal(sent, Duration.ofSeconds(15));
+        Post post = chat.awaitFinal(sent);
         assertThat(post.state()).isEqualTo("canceled");
         assertThat(chat.notices(sent.threadId(), sent.messageId())).containsExactly(Notices.NO_SIGN_OF_LIFE);
         List<RecordedRequest> after = after("v10", sent.messageId());

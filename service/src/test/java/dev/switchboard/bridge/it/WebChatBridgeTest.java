@@ -3,6 +3,7 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.AwaitDefaults;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.it.AgentTap.Exchange;
 import dev.switchboard.bridge.support.BridgeConfig;
@@ -251,7 +252,7 @@ class WebChatBridgeTest {
         CompletableFuture<HttpResponse<java.util.stream.Stream<String>>> sse = http.sendAsync(HttpRequest.newBuilder(
                         URI.create(chat.base() + "/api/chat/threads/" + first.threadId() + "/events")).build(),
                 HttpResponse.BodyHandlers.ofLines());
-        HttpResponse<java.util.stream.Stream<String>> events = sse.get(10, TimeUnit.SECONDS);
+        HttpResponse<java.util.stream.Stream<String>> events = sse.get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
         var reader = Executors.newSingleThreadExecutor();
         reader.submit(() -> events.body().filter(l -> l.startsWith("data:")).map(l -> ChatApi.read(l.substring(5)))
                 .filter(p -> "agent".equals(p.path("kind").asText())).forEach(p -> seen.add(p.path("text").asText())));
@@ -264,7 +265,7 @@ class WebChatBridgeTest {
             assertEcho(answerTo(posts, first.messageId()), "one two three four five six seven eight nine ten");
             String whole = answerTo(posts, second.messageId());
             assertEcho(whole, text);
-            Awaitility.await("the live updates of the second answer").atMost(Duration.ofSeconds(5))
+            Awaitility.await("the live updates of the second answer")
                     .until(() -> seen.contains(whole));
             assertThat(seen).as("the answer grew chunk by chunk, each update a prefix of the whole")
                     .allMatch(whole::startsWith)
@@ -366,7 +367,7 @@ class WebChatBridgeTest {
         assertThat(chat.userPost(first.threadId(), second.messageId()).state()).isEqualTo("queued");
         assertThat(chat.userPost(first.threadId(), third.messageId()).state()).isEqualTo("queued");
 
-        List<Post> posts = chat.awaitPosts(first.threadId(), "three completed turns", Duration.ofSeconds(20), p -> p.stream()
+        List<Post> posts = chat.awaitPosts(first.threadId(), "three completed turns", p -> p.stream()
                 .filter(u -> u.isUser() && "completed".equals(u.state())).count() == 3);
         assertEcho(answerTo(posts, first.messageId()), "first");
         assertEcho(answerTo(posts, second.messageId()), "second");
@@ -411,7 +412,7 @@ class WebChatBridgeTest {
 
         // and it stays that way for longer than a second run would take
         Awaitility.await("no second run of a repeated message").during(Duration.ofMillis(SLOW_MS + 300))
-                .atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> agents.get(name).recorder().messageIds().stream()
                         .filter(id -> id.equals(threadMessage) || id.equals(replyMessage)).count() == 2);
         List<Post> posts = chat.posts(first.threadId());

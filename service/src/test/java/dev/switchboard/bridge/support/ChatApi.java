@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.AwaitDefaults;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -142,10 +143,10 @@ public final class ChatApi {
     }
 
     public List<Post> awaitPosts(String threadId, String what, Predicate<List<Post>> condition) {
-        return awaitPosts(threadId, what, Duration.ofSeconds(20), condition);
+        return awaitPosts(threadId, what, AwaitDefaults.WAIT, condition);
     }
 
-    /** Waits (up to 20 s) until the user post {@code messageId} is in {@code state}. */
+    /** Waits (up to {@link AwaitDefaults#WAIT}) until the user post {@code messageId} is in {@code state}. */
     public List<Post> awaitState(String threadId, String messageId, String state) {
         return awaitPosts(threadId, "message " + messageId + " " + state,
                 posts -> posts.stream().anyMatch(p -> p.isUser() && p.id().equals(messageId) && state.equals(p.state())));
@@ -156,8 +157,8 @@ public final class ChatApi {
     }
 
     /** Waits until the user post is in a final state, and returns that post. */
-    public Post awaitFinal(Sent sent, Duration timeout) {
-        List<Post> posts = awaitPosts(sent.threadId(), "message " + sent.messageId() + " to end", timeout,
+    public Post awaitFinal(Sent sent) {
+        List<Post> posts = awaitPosts(sent.threadId(), "message " + sent.messageId() + " to end",
                 p -> p.stream().anyMatch(x -> x.isUser() && x.id().equals(sent.messageId()) && FINAL.contains(x.state())));
         return posts.stream().filter(p -> p.isUser() && p.id().equals(sent.messageId())).findFirst().orElseThrow();
     }

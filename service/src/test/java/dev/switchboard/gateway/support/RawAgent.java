@@ -1,5 +1,6 @@
 package dev.switchboard.gateway.support;
 
+import dev.switchboard.AwaitDefaults;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -125,12 +126,12 @@ public final class RawAgent {
         return exchanges.get(exchanges.size() - 1);
     }
 
-    /** The next request to arrive (in arrival order), waiting up to {@code seconds}. */
-    public Exchange next(int seconds) {
+    /** The next request to arrive (in arrival order), waiting up to {@link AwaitDefaults#WAIT}. */
+    public Exchange next() {
         try {
-            Exchange e = arrivals.poll(seconds, TimeUnit.SECONDS);
+            Exchange e = arrivals.poll(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
             if (e == null) {
-                throw new IllegalStateException("no request reached the raw agent within " + seconds + " s");
+                throw new IllegalStateException("no request reached the raw agent within " + AwaitDefaults.WAIT);
             }
             return e;
         } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package dev.switchboard.gateway.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.switchboard.AwaitDefaults;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
@@ -124,11 +125,11 @@ public final class SseCall {
         return endedNormally;
     }
 
-    public void awaitEnd(int seconds) {
+    public void awaitEnd() {
         try {
-            ended.get(seconds, TimeUnit.SECONDS);
+            ended.get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
-            throw new IllegalStateException("the reply did not end within " + seconds + " s; got so far: " + raw(), e);
+            throw new IllegalStateException("the reply did not end within " + AwaitDefaults.WAIT + "; got so far: " + raw(), e);
         }
     }
 
