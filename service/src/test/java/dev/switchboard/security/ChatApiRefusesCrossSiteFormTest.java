@@ -43,13 +43,7 @@ class ChatApiRefusesCrossSiteFormTest {
 
     @AfterAll
     static void stop() {
-        if (app != null) {
-            app.close().await();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        vertx.close().await();
+        TestServers.stop(app, agent, vertx);
     }
 
     @Test

@@ -44,13 +44,7 @@ class ChatErrorsTellNoInternalsTest {
 
     @AfterAll
     static void stop() {
-        if (app != null) {
-            app.close().await();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        vertx.close().await();
+        TestServers.stop(app, agent, vertx);
     }
 
     @Test

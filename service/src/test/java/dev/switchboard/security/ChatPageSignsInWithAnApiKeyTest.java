@@ -86,13 +86,7 @@ class ChatPageSignsInWithAnApiKeyTest {
         if (browser != null) {
             browser.quit();
         }
-        if (app != null) {
-            app.close().await();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        vertx.close().await();
+        TestServers.stop(app, agent, vertx);
     }
 
     @Test
