@@ -58,7 +58,7 @@ class AgentCardFetchesAreBoundedTest {
         assertThat(card.status()).isEqualTo(200);
         assertThat(card.json().path("name").asText()).as("built from the registration").isEqualTo("endless");
         RawAgent.Exchange fetch = endless.last();
-        await().atMost(Duration.ofSeconds(10)).untilTrue(fetch.connectionClosed());
+        await().atMost(Duration.ofSeconds(30)).untilTrue(fetch.connectionClosed());
         assertThat(fetch.bytesWritten().get()).as("bytes the agent got to write").isLessThan(ENDLESS / 4);
     }
 

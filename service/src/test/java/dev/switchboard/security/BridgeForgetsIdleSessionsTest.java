@@ -67,12 +67,12 @@ class BridgeForgetsIdleSessionsTest {
     @Test
     void anIdleSessionLeavesMemoryAndComesBackFromTheStore() {
         Sent first = chat.newThread("echo", "remember me");
-        assertThat(chat.awaitFinal(first, Duration.ofSeconds(30)).state()).isEqualTo("completed");
-        Awaitility.await("the idle session is forgotten").atMost(Duration.ofSeconds(20))
+        assertThat(chat.awaitFinal(first).state()).isEqualTo("completed");
+        Awaitility.await("the idle session is forgotten").atMost(Duration.ofSeconds(30))
                 .until(() -> !threadInMemory(first.threadId()));
 
         Sent second = chat.send(first.threadId(), "still there?");
-        assertThat(chat.awaitFinal(second, Duration.ofSeconds(30)).state()).isEqualTo("completed");
+        assertThat(chat.awaitFinal(second).state()).isEqualTo("completed");
         List<RecordedRequest> sends = echo.recorder().requests().stream().filter(RecordedRequest::isSend)
                 .filter(r -> r.messageId().equals(first.messageId()) || r.messageId().equals(second.messageId())).toList();
         assertThat(sends).hasSize(2);
@@ -86,11 +86,11 @@ class BridgeForgetsIdleSessionsTest {
         Sent sent = chat.newThread("slow", "take your time");
         chat.awaitState(sent, "running");
         // far past the idle timeout, the turn is still running and its session is held
-        Awaitility.await("the running session is kept").during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(5))
+        Awaitility.await("the running session is kept").during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(30))
                 .until(() -> threadInMemory(sent.threadId()));
         assertThat(chat.userPost(sent.threadId(), sent.messageId()).state()).isEqualTo("running");
-        assertThat(chat.awaitFinal(sent, Duration.ofSeconds(30)).state()).isEqualTo("completed");
-        Awaitility.await("then it is forgotten").atMost(Duration.ofSeconds(20)).until(() -> !threadInMemory(sent.threadId()));
+        assertThat(chat.awaitFinal(sent).state()).isEqualTo("completed");
+        Awaitility.await("then it is forgotten").atMost(Duration.ofSeconds(30)).until(() -> !threadInMemory(sent.threadId()));
     }
 
     private static boolean threadInMemory(String threadId) {

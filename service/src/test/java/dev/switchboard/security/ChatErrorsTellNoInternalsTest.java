@@ -88,7 +88,7 @@ class ChatErrorsTellNoInternalsTest {
 
         // a messageId that belongs to another message: 409 in our words (it used to echo the exception's text)
         Sent first = chat.newThread("echo", "first", "m-taken", Map.of());
-        chat.awaitFinal(first, java.time.Duration.ofSeconds(30)); // its answer, post "answer-m-taken", is written
+        chat.awaitFinal(first); // its answer, post "answer-m-taken", is written
         Sent other = chat.newThread("echo", "other");
         for (String body : new String[] {ChatApi.body("again", "m-taken"), ChatApi.body("again", "answer-m-taken")}) {
             RawHttp.Response r = post("/api/chat/threads/" + other.threadId() + "/messages", body);

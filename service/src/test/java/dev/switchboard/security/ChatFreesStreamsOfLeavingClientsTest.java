@@ -73,7 +73,7 @@ class ChatFreesStreamsOfLeavingClientsTest {
         for (Socket s : open) {
             s.close();
         }
-        Awaitility.await("listeners freed").atMost(Duration.ofSeconds(20)).until(() -> events.listenerCount() == 0);
+        Awaitility.await("listeners freed").atMost(Duration.ofSeconds(30)).until(() -> events.listenerCount() == 0);
     }
 
     @Test
@@ -87,7 +87,7 @@ class ChatFreesStreamsOfLeavingClientsTest {
         Socket last = request(threadId);
         readUntil(last.getInputStream(), ": connected");
         last.close();
-        Awaitility.await("listeners freed").atMost(Duration.ofSeconds(20))
+        Awaitility.await("listeners freed").atMost(Duration.ofSeconds(30))
                 .during(Duration.ofSeconds(1)).until(() -> events.listenerCount() == 0);
     }
 

@@ -154,7 +154,7 @@ class ConcurrentRegistryWritesStayConsistentTest {
                 storm(h.http());
             }
             // everything left expires; a row the expiry missed would come back at the next start
-            await().atMost(Duration.ofSeconds(20)).until(() -> dynamicInMemory(h).isEmpty());
+            await().atMost(Duration.ofSeconds(30)).until(() -> dynamicInMemory(h).isEmpty());
             assertThat(inStore(dir)).isEmpty();
         }
     }

@@ -73,7 +73,7 @@ class DemoHintsWorkTest {
     void aMistypedDirectiveEndsItsTurnAtOnce() {
         // the testkit rejects the task naming the problem: no quarter of an hour of "retrying"
         Sent sent = chat.newThread("echo", "/slow soon");
-        assertThat(chat.awaitFinal(sent, TURN).state()).isEqualTo("rejected");
+        assertThat(chat.awaitFinal(sent).state()).isEqualTo("rejected");
     }
 
     /** Waits for the turn to end, answering a question when one is asked. */
@@ -83,7 +83,7 @@ class DemoHintsWorkTest {
         if (posts.stream().anyMatch(x -> x.kind().equals("question")) && posts.stream().noneMatch(x -> ended(x, sent))) {
             chat.send(sent.threadId(), "blue");
         }
-        return chat.awaitFinal(sent, TURN);
+        return chat.awaitFinal(sent);
     }
 
     private static boolean ended(Post p, Sent sent) {

@@ -83,7 +83,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
     @Test
     void aBusyAgentIsAnsweredWithoutReadingTheBody() throws Exception {
         CompletableFuture<Reply> holding = h.http().postAsync("/a2a/held", Rpc.send(1, "hold"));
-        held.next(10);
+        held.next();
         try {
             RawHttp.Response r = declareAndWait("held", 70_000);
 
@@ -102,9 +102,9 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
         try (RawHttp raw = RawHttp.connect(h.base())) {
             raw.head("POST /a2a/one-slot HTTP/1.1", "Host: x", "Content-Type: application/json", "Content-Length: 5000")
                     .write("{\"jsonrpc\":\"2.0\",");
-            await().atMost(Duration.ofSeconds(10)).until(() -> bytesInFlight() == 5000);
+            await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 5000);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> bytesInFlight() == 0 && h.inFlight("one-slot") == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 0 && h.inFlight("one-slot") == 0);
 
         Reply next = h.http().rpc("one-slot", Rpc.send(2, "after"));
         assertThat(next.json().path("result").path("ok").asBoolean()).as(next.toString()).isTrue();
@@ -116,7 +116,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
             // reserves its declared 70,000 bytes of the 100,000 and sends only a little
             hog.head("POST /a2a/quick HTTP/1.1", "Host: x", "Content-Type: application/json", "Content-Length: 70000")
                     .write("{");
-            await().atMost(Duration.ofSeconds(10)).until(() -> bytesInFlight() == 70_000);
+            await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 70_000);
 
             // a declared body that does not fit: refused at once, unread
             RawHttp.Response declared = declareAndWait("quick", 40_000);
@@ -140,7 +140,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
             // small calls still fit beside the hog
             assertThat(h.http().rpc("quick", Rpc.send(3, "small")).json().path("result").path("ok").asBoolean()).isTrue();
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> bytesInFlight() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 0);
         RawHttp.Response fits;
         try (RawHttp raw = RawHttp.connect(h.base())) {
             String body = Rpc.send(4, "x".repeat(40_000));
@@ -148,6 +148,6 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
                     "Content-Length: " + body.length()).write(body).read();
         }
         assertThat(fits.status()).as(fits.body()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(10)).until(() -> bytesInFlight() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 0);
     }
 }

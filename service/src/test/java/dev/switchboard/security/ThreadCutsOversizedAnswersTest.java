@@ -74,7 +74,7 @@ class ThreadCutsOversizedAnswersTest {
     @Test
     void anAnswerWithinTheCapIsShownWhole() {
         Sent sent = chat.newThread("whole", "hi");
-        assertThat(chat.awaitFinal(sent, Duration.ofSeconds(30)).state()).isEqualTo("completed");
+        assertThat(chat.awaitFinal(sent).state()).isEqualTo("completed");
         String answer = chat.answer(sent.threadId(), sent.messageId());
         assertThat(answer).endsWith("hi").doesNotContain("answer cut");
     }
@@ -82,7 +82,7 @@ class ThreadCutsOversizedAnswersTest {
     private static void assertCut(String channel) {
         String text = "0123456789".repeat(30);
         Sent sent = chat.newThread(channel, text);
-        assertThat(chat.awaitFinal(sent, Duration.ofSeconds(30)).state()).isEqualTo("completed");
+        assertThat(chat.awaitFinal(sent).state()).isEqualTo("completed");
         // the testkit echoes what follows the bridge's "[Web: …]" line: the text as typed
         String answer = chat.answer(sent.threadId(), sent.messageId());
         assertThat(answer).isEqualTo(text.substring(0, MAX) + Engine.cutNote(MAX));
