@@ -196,7 +196,7 @@ public final class CardRoutes {
         }
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url).setHeaders(headers)
                 .setFollowRedirects(false).setConnectTimeout(5_000).setIdleTimeout(10_000);
-        return egress.aim(agent, options, url)
+        return egress.aim(agent, options)
                 .compose(client::request)
                 .compose(req -> {
                     // failures reach us through the futures; without handlers, a reset is logged at ERROR

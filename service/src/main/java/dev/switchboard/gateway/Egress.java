@@ -45,11 +45,18 @@ public final class Egress {
     }
 
     /** The options, aimed at an address the policy allows; failed with {@link Refused} when there is none. */
-    public Future<RequestOptions> aim(RegisteredAgent agent, RequestOptions options, String url) {
+    public Future<RequestOptions> aim(RegisteredAgent agent, RequestOptions options) {
         if (agent.origin() == AgentOrigin.CONFIG) {
             return Future.succeededFuture(options);
         }
-        URI u = URI.create(url);
+        URI u;
+        try {
+            // the agent's own URL, checked at registration: the call's URL may carry the caller's query, which
+            // need not be a valid URI (Vert.x sends it as it came)
+            u = URI.create(agent.url());
+        } catch (IllegalArgumentException e) {
+            return Future.failedFuture(new Refused("the registered URL cannot be read"));
+        }
         String host = u.getHost();
         int port = u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
         Optional<InetAddress> literal = Addresses.literal(host);

@@ -101,16 +101,16 @@ final class GatewayCall {
                 .setHeaders(outboundHeaders)
                 .setFollowRedirects(false)
                 .setConnectTimeout(Math.min(timeoutMs, settings.connectTimeout().toMillis()));
-        egress.aim(agent, options, url)
+        egress.aim(agent, options)
                 .compose(client::request)
                 .compose(req -> {
+                    // without a handler, a failure after the reply began (our own reset included) is logged at ERROR
+                    req.exceptionHandler(this::onUpstreamFailure);
                     if (done) {
                         req.reset();
                         return io.vertx.core.Future.failedFuture("call already finished");
                     }
                     upstream = req;
-                    // without a handler, a failure after the reply began (our own reset included) is logged at ERROR
-                    req.exceptionHandler(this::onUpstreamFailure);
                     return req.send(body);
                 })
                 .onSuccess(this::onReply)

@@ -405,7 +405,14 @@ final class RpcEndpoint implements Handler<RoutingContext> {
 
     private static String versionParam(RoutingContext ctx) {
         String header = ctx.request().getHeader(VERSION_HEADER);
-        return header != null ? header : ctx.request().getParam(VERSION_HEADER);
+        if (header != null) {
+            return header;
+        }
+        try {
+            return ctx.request().getParam(VERSION_HEADER);
+        } catch (IllegalArgumentException malformedQuery) {
+            return null; // a query that cannot be decoded names no version
+        }
     }
 
     private static JsonNode orNull(JsonNode id) {
