@@ -2,7 +2,6 @@ package dev.switchboard.bridge.engine;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.client.CallFailure;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.protocol.model.AgentCard;
@@ -293,7 +292,7 @@ public final class Engine {
 
         void result(Input input) {
             Turn turn = session.active().orElse(null);
-            if (turn == null || genOf(input) != session.gen) {
+            if (turn == null || ((Input.Result) input).gen() != session.gen) {
                 return; // stale: its call or timer was superseded
             }
             if (input instanceof Input.CardFetched c) {
@@ -313,27 +312,6 @@ public final class Engine {
             } else if (input instanceof Input.TimerFired) {
                 timer(turn);
             }
-        }
-
-        long genOf(Input input) {
-            if (input instanceof Input.CardFetched c) {
-                return c.gen();
-            } else if (input instanceof Input.StreamEventReceived e) {
-                return e.gen();
-            } else if (input instanceof Input.StreamEnded e) {
-                return e.gen();
-            } else if (input instanceof Input.CallFailed f) {
-                return f.gen();
-            } else if (input instanceof Input.TaskRead r) {
-                return r.gen();
-            } else if (input instanceof Input.TasksListed l) {
-                return l.gen();
-            } else if (input instanceof Input.CancelAccepted c) {
-                return c.gen();
-            } else if (input instanceof Input.TimerFired t) {
-                return t.gen();
-            }
-            return -1;
         }
 
         // ================= Replies =================
