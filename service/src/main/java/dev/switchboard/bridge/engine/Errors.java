@@ -104,11 +104,16 @@ final class Errors {
         unknownOutcome(s, failure);
     }
 
-    /** -32004 to a send: busy; the same message is sent again after a backoff for as long as it takes. */
+    /**
+     * -32004 to a send: busy; the same message is sent again after a backoff for as long as it takes.
+     * Busy is a known outcome (the agent answered and did not take it), so it ends any 15-minute window
+     * an earlier unknown outcome or refusal had started: a later one starts its own.
+     */
     static void busy(Step s, CallFailure failure) {
         if (s.turn().retries().busySince() == null) {
             s.retries(r -> r.withBusySince(s.now));
         }
+        s.retries(r -> r.withTroubleSince(null));
         s.view(TurnView.RETRYING);
         s.retries(r -> r.withRetryAttempt(r.retryAttempt() + 1));
         Duration delay = s.d.delay(s.turn().retries().retryAttempt(), s.d.retryBackoffMax(), failure.retryAfter());
