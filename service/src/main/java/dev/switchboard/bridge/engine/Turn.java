@@ -13,7 +13,20 @@ import java.util.Map;
  * changes only the part it owns ({@code turn.withRetries(turn.retries().withRetryAttempt(0))}).
  * {@code view} is null until a new turn's first view is reported.
  */
-public record Turn(String messageId, String text, Actor actor, Instant acceptedAt, Phase phase, TurnView view, Outcome outcome, Wait waiting, Progress progress, Retries retries, Following following, Cancelling cancelling, Question question) {
+public record Turn(
+        String messageId,
+        String text,
+        Actor actor,
+        Instant acceptedAt,
+        Phase phase,
+        TurnView view,
+        Outcome outcome,
+        Wait waiting,
+        Progress progress,
+        Retries retries,
+        Following following,
+        Cancelling cancelling,
+        Question question) {
 
     /** What a WAITING turn does when its timer fires. */
     public enum Next {
@@ -50,19 +63,20 @@ public record Turn(String messageId, String text, Actor actor, Instant acceptedA
     /** What a {@link Phase#WAITING} turn does when its timer fires, and when. */
     public record Wait(Next next, Instant until) {
         static final Wait NONE = new Wait(null, null);
-
-        Wait withNext(Next next) {
-            return new Wait(next, until);
-        }
-
-        Wait withUntil(Instant until) {
-            return new Wait(next, until);
-        }
     }
 
-    /** The task the turn became, as last seen: its state and the answer so far. */
-    public record Progress(String taskId, TaskState lastState, Instant lastStatusTimestamp, Map<String, String> artifacts, boolean answerCut) {
-        /** the artifact texts in arrival order (the answer is their concatenation); {@code answerCut}: cut at the limit */
+    /**
+     * The task the turn became, as last seen: its state and the answer so far.
+     *
+     * @param artifacts the artifact texts in arrival order, by artifactId; the answer is their concatenation
+     * @param answerCut the artifacts were cut at the answer limit: the thread shows a note saying so
+     */
+    public record Progress(
+            String taskId,
+            TaskState lastState,
+            Instant lastStatusTimestamp,
+            Map<String, String> artifacts,
+            boolean answerCut) {
         public Progress {
             artifacts = Collections.unmodifiableMap(new LinkedHashMap<>(artifacts));
         }
@@ -91,7 +105,12 @@ public record Turn(String messageId, String text, Actor actor, Instant acceptedA
     }
 
     /** How often and since when the turn has been retried: the 15-minute window and the busy notice. */
-    public record Retries(int sendAttempts, int retryAttempt, Instant troubleSince, Instant busySince, boolean busyNoticed) {
+    public record Retries(
+            int sendAttempts,
+            int retryAttempt,
+            Instant troubleSince,
+            Instant busySince,
+            boolean busyNoticed) {
         static final Retries NONE = new Retries(0, 0, null, null, false);
 
         Retries withSendAttempts(int sendAttempts) {
@@ -115,40 +134,63 @@ public record Turn(String messageId, String text, Actor actor, Instant acceptedA
         }
     }
 
-    /** The open stream, or how the task is followed without one. */
-    public record Following(boolean subscribed, boolean subscribeUnsupported, Instant silenceDeadline, boolean lastEventWasTask, Instant streamLostAt, Instant lastSignOfLife, int pollAttempt, int listPages) {
+    /**
+     * The open stream, or how the task is followed without one.
+     *
+     * @param subscribed the open stream is a SubscribeToTask (not a send)
+     * @param subscribeUnsupported the agent answered SubscribeToTask with method-not-found: the task is polled instead
+     * @param silenceDeadline the open stream is cut when no event arrives by then (5 min after the last)
+     * @param lastEventWasTask the last event was a full Task (not an update)
+     */
+    public record Following(
+            boolean subscribed,
+            boolean subscribeUnsupported,
+            Instant silenceDeadline,
+            boolean lastEventWasTask,
+            Instant streamLostAt,
+            Instant lastSignOfLife,
+            int pollAttempt,
+            int listPages) {
         static final Following NONE = new Following(false, false, null, false, null, null, 0, 0);
 
         Following withSubscribed(boolean subscribed) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
 
         Following withSubscribeUnsupported(boolean subscribeUnsupported) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
 
         Following withSilenceDeadline(Instant silenceDeadline) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
 
         Following withLastEventWasTask(boolean lastEventWasTask) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
 
         Following withStreamLostAt(Instant streamLostAt) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
 
         Following withLastSignOfLife(Instant lastSignOfLife) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
 
         Following withPollAttempt(int pollAttempt) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
 
         Following withListPages(int listPages) {
-            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt, lastSignOfLife, pollAttempt, listPages);
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
         }
     }
 
@@ -165,8 +207,21 @@ public record Turn(String messageId, String text, Actor actor, Instant acceptedA
         }
     }
 
-    /** The agent's question: its deadline, and the typed answer being carried to the agent. */
-    public record Question(Instant deadline, String answerMessageId, String answerText, Actor answerActor, List<String> answerMessageIds, boolean answerPending, boolean answerSent) {
+    /**
+     * The agent's question: its deadline, and the typed answer being carried to the agent.
+     *
+     * @param answerMessageIds every chat message that answered a question of this turn
+     * @param answerPending a typed answer the agent has not taken yet (the task still asks the question)
+     * @param answerSent the pending answer has been sent at least once
+     */
+    public record Question(
+            Instant deadline,
+            String answerMessageId,
+            String answerText,
+            Actor answerActor,
+            List<String> answerMessageIds,
+            boolean answerPending,
+            boolean answerSent) {
         public Question {
             answerMessageIds = List.copyOf(answerMessageIds);
         }
@@ -174,83 +229,83 @@ public record Turn(String messageId, String text, Actor actor, Instant acceptedA
         static final Question NONE = new Question(null, null, null, null, List.of(), false, false);
 
         Question withDeadline(Instant deadline) {
-            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent);
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
         }
 
         Question withAnswerMessageId(String answerMessageId) {
-            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent);
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
         }
 
         Question withAnswerText(String answerText) {
-            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent);
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
         }
 
         Question withAnswerActor(Actor answerActor) {
-            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent);
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
         }
 
         Question withAnswerMessageIds(List<String> answerMessageIds) {
-            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent);
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
         }
 
         Question withAnswerPending(boolean answerPending) {
-            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent);
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
         }
 
         Question withAnswerSent(boolean answerSent) {
-            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent);
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
         }
     }
 
-    Turn withMessageId(String messageId) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
-    }
-
-    Turn withText(String text) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
-    }
-
-    Turn withActor(Actor actor) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
-    }
-
-    Turn withAcceptedAt(Instant acceptedAt) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
-    }
-
     Turn withPhase(Phase phase) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withView(TurnView view) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withOutcome(Outcome outcome) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withWaiting(Wait waiting) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withProgress(Progress progress) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withRetries(Retries retries) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withFollowing(Following following) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withCancelling(Cancelling cancelling) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 
     Turn withQuestion(Question question) {
-        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries, following, cancelling, question);
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 }
