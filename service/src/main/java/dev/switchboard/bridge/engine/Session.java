@@ -3,12 +3,10 @@ package dev.switchboard.bridge.engine;
 import dev.switchboard.protocol.ProtocolVersion;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collections;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One chat thread's conversation with its agent: the context, the active turn and the queue behind
@@ -34,7 +32,7 @@ public record Session(
         String contextId,
         long gen,
         List<Turn> turns,
-        Set<String> seenMessageIds,
+        List<String> seenMessageIds,
         LastQuestion lastQuestion) {
 
     /** How many message ids are remembered to drop repeated deliveries. */
@@ -44,15 +42,16 @@ public record Session(
     public record LastQuestion(String messageId, Instant timestamp) {}
 
     public Session {
+        // List.copyOf keeps a list that is already immutable: a step's many copies of a session share them
         turns = List.copyOf(turns);
-        seenMessageIds = Collections.unmodifiableSet(new LinkedHashSet<>(seenMessageIds));
+        seenMessageIds = List.copyOf(seenMessageIds);
     }
 
     /** A new thread's session: no context, no card, nothing seen. */
     public Session(String id, String platform, String dialect, boolean questionsAllowed, Duration questionTimeout,
             String fingerprint) {
         this(id, platform, dialect, questionsAllowed, questionTimeout, fingerprint, null, null, null, 0, List.of(),
-                Set.of(), null);
+                List.of(), null);
     }
 
     /** The Binding's current settings (they may change between runs); the driver applies them on load. */
@@ -88,11 +87,13 @@ public record Session(
 
     /** This message id remembered, the oldest forgotten beyond {@link #SEEN_LIMIT}. */
     Session remembering(String messageId) {
-        LinkedHashSet<String> seen = new LinkedHashSet<>(seenMessageIds);
-        seen.add(messageId);
-        while (seen.size() > SEEN_LIMIT) {
-            seen.remove(seen.iterator().next());
+        if (seenMessageIds.contains(messageId)) {
+            return this;
         }
+        int keep = Math.min(seenMessageIds.size(), SEEN_LIMIT - 1);
+        List<String> seen = new ArrayList<>(keep + 1);
+        seen.addAll(seenMessageIds.subList(seenMessageIds.size() - keep, seenMessageIds.size()));
+        seen.add(messageId);
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
                 agentVersion, contextId, gen, turns, seen, lastQuestion);
     }

@@ -18,10 +18,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -159,7 +157,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 isoDuration(o, "questionTimeout"), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, strings(o.path("seenMessageIds")), lastQuestion);
+                turns, list(o.path("seenMessageIds")), lastQuestion);
     }
 
     private static Turn readTurnV2(JsonNode o) {
@@ -195,7 +193,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 secondsDuration(o.get("questionTimeout")), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, strings(o.path("seenMessageIds")), lastQuestion);
+                turns, list(o.path("seenMessageIds")), lastQuestion);
     }
 
     private static Turn readTurnV1(JsonNode o) {
@@ -277,9 +275,6 @@ public final class SessionFormat {
         return out;
     }
 
-    private static Set<String> strings(JsonNode array) {
-        return new LinkedHashSet<>(list(array));
-    }
 
     private static Map<String, String> artifacts(JsonNode o) {
         Map<String, String> out = new LinkedHashMap<>();
