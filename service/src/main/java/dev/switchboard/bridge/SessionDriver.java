@@ -278,7 +278,7 @@ public final class SessionDriver implements AutoCloseable {
         if (e instanceof Effect.FetchCard f) {
             AgentEndpoint ep = endpoint(threadId, session);
             if (ep == null) {
-                submit(threadId, new Input.CallFailed(f.gen(), Input.Call.CARD, noBackend(), false));
+                submit(threadId, callFailed(f.gen(), Input.Call.CARD, noBackend(), false));
                 return;
             }
             hold(threadId);
@@ -286,7 +286,7 @@ public final class SessionDriver implements AutoCloseable {
                 release(threadId);
                 submit(threadId, ar.succeeded()
                         ? new Input.CardFetched(f.gen(), ar.result())
-                        : new Input.CallFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false));
+                        : callFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false));
             });
         } else if (e instanceof Effect.SendStream s) {
             stream(threadId, s.gen(), Input.Call.SEND, listener -> client.sendStreaming(endpoint(threadId, session),
@@ -343,7 +343,7 @@ public final class SessionDriver implements AutoCloseable {
             previous.close();
         }
         if (endpoint(threadId, session) == null) {
-            submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
+            submit(threadId, callFailed(gen, call, noBackend(), false));
             return;
         }
         OpenStream open = new OpenStream();
@@ -363,7 +363,7 @@ public final class SessionDriver implements AutoCloseable {
             @Override
             public void onFailure(CallFailure failure, boolean afterEvents) {
                 streams.remove(threadId, open);
-                submit(threadId, new Input.CallFailed(gen, call, failure, afterEvents));
+                submit(threadId, callFailed(gen, call, failure, afterEvents));
             }
         };
         // the client must be driven from a Vert.x context; its callbacks then stay on it
@@ -372,7 +372,7 @@ public final class SessionDriver implements AutoCloseable {
                 open.started(starter.start(listener));
             } catch (RuntimeException e) {
                 streams.remove(threadId, open);
-                submit(threadId, new Input.CallFailed(gen, call, failureOf(e), false));
+                submit(threadId, callFailed(gen, call, failureOf(e), false));
             }
         });
     }
@@ -405,19 +405,24 @@ public final class SessionDriver implements AutoCloseable {
             java.util.function.Function<AgentEndpoint, Future<? extends Input>> invoke) {
         AgentEndpoint ep = endpoint(threadId, session);
         if (ep == null) {
-            submit(threadId, new Input.CallFailed(gen, call, noBackend(), false));
+            submit(threadId, callFailed(gen, call, noBackend(), false));
             return;
         }
         hold(threadId);
         vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> {
             release(threadId);
-            submit(threadId, ar.succeeded() ? ar.result() : new Input.CallFailed(gen, call, failureOf(ar.cause()), false));
+            submit(threadId, ar.succeeded() ? ar.result() : callFailed(gen, call, failureOf(ar.cause()), false));
         }));
     }
 
     private AgentEndpoint endpoint(String threadId, Session session) {
         BindingRuntime binding = bindings.get(thread(threadId).binding());
         return binding == null ? null : binding.endpoint(session.agentVersion()).orElse(null);
+    }
+
+    /** The engine has its own failure type: the client's is mapped here, at the boundary. */
+    private static Input.CallFailed callFailed(long gen, Input.Call call, CallFailure failure, boolean afterEvents) {
+        return new Input.CallFailed(gen, call, EngineFailures.of(failure), afterEvents);
     }
 
     private static CallFailure noBackend() {

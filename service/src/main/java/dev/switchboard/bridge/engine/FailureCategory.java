@@ -1,6 +1,5 @@
 package dev.switchboard.bridge.engine;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.Part;
 import java.util.Locale;
@@ -41,19 +40,17 @@ public enum FailureCategory {
         if (statusMessage == null) {
             return null;
         }
-        FailureCategory byCode = match(codes(statusMessage.metadata()));
+        FailureCategory byCode = match(codes(statusMessage));
         return byCode != null ? byCode : match(statusText(statusMessage));
     }
 
     /** The values of the three metadata keys, and of no other. */
-    static String codes(JsonNode metadata) {
+    static String codes(Message statusMessage) {
         StringBuilder codes = new StringBuilder();
-        if (metadata != null) {
-            for (String key : METADATA_KEYS) {
-                JsonNode v = metadata.get(key);
-                if (v != null && v.isValueNode()) {
-                    codes.append(v.asText()).append(' ');
-                }
+        for (String key : METADATA_KEYS) {
+            String v = statusMessage.metadataText(key);
+            if (v != null) {
+                codes.append(v).append(' ');
             }
         }
         return codes.toString();

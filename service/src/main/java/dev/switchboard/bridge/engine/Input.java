@@ -1,17 +1,23 @@
 package dev.switchboard.bridge.engine;
 
-import dev.switchboard.client.CallFailure;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.ListTasksResult;
 import dev.switchboard.protocol.model.StreamEvent;
 import dev.switchboard.protocol.model.Task;
 
 /**
- * Everything that can happen to a session. Results of calls and timers carry the generation
- * ({@code gen}) of the effect that caused them; a result of an older generation is stale (its call
- * was superseded) and is ignored.
+ * Everything that can happen to a session: a person writes, the service restarts, or a {@link Result}
+ * of a call or timer arrives.
  */
 public sealed interface Input {
+
+    /**
+     * The result of a call or timer. It carries the generation of the effect that caused it; a result
+     * of an older generation is stale (its call was superseded) and is ignored.
+     */
+    sealed interface Result extends Input {
+        long gen();
+    }
 
     /** A person wrote in the thread. A repeated {@code messageId} is the same message. */
     record ChatMessage(String messageId, String text, Actor actor) implements Input {}
@@ -20,23 +26,23 @@ public sealed interface Input {
     record Restarted() implements Input {}
 
     /** The card was fetched and read. */
-    record CardFetched(long gen, AgentCard card) implements Input {}
+    record CardFetched(long gen, AgentCard card) implements Result {}
 
-    record StreamEventReceived(long gen, StreamEvent event) implements Input {}
+    record StreamEventReceived(long gen, StreamEvent event) implements Result {}
 
     /** The agent closed the stream normally. */
-    record StreamEnded(long gen) implements Input {}
+    record StreamEnded(long gen) implements Result {}
 
     /** A call failed; {@code afterEvents} when a stream had delivered events first. */
-    record CallFailed(long gen, Call call, CallFailure failure, boolean afterEvents) implements Input {}
+    record CallFailed(long gen, Call call, CallFailure failure, boolean afterEvents) implements Result {}
 
-    record TaskRead(long gen, Task task) implements Input {}
+    record TaskRead(long gen, Task task) implements Result {}
 
-    record TasksListed(long gen, ListTasksResult page) implements Input {}
+    record TasksListed(long gen, ListTasksResult page) implements Result {}
 
-    record CancelAccepted(long gen, Task task) implements Input {}
+    record CancelAccepted(long gen, Task task) implements Result {}
 
-    record TimerFired(long gen) implements Input {}
+    record TimerFired(long gen) implements Result {}
 
     /** Which call failed. */
     enum Call {

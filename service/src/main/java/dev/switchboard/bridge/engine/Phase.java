@@ -1,8 +1,8 @@
 package dev.switchboard.bridge.engine;
 
 /**
- * Where a turn is. Every phase that waits on the agent or on a timer has a recovery rule in
- * {@link Engine} for the restart case.
+ * Where a turn is. Every phase that waits on the agent or on a timer has a rule in {@link Recovery}
+ * for the restart case.
  */
 public enum Phase {
     /** accepted, waiting behind the session's active task */

@@ -1,136 +1,125 @@
 package dev.switchboard.bridge.engine;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import dev.switchboard.protocol.ProtocolVersion;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * One chat thread's conversation with its agent: the context, the active turn and the queue behind
- * it. The engine never changes a session it was given: {@link Engine#step} works on a copy.
+ * it. Immutable: {@link Engine#step} returns a new session and never changes the one it was given.
+ *
+ * @param platform "Web" or "Slack": the prefix of a person's text
+ * @param currentFingerprint the Binding's endpoint and credentials now
+ * @param cardFingerprint the endpoint and credentials the card was fetched for; a change means fetching it again
+ * @param gen the generation of the newest call or timer; results quoting an older one are stale
+ * @param turns the active turn (if any) first, then the queue
+ * @param seenMessageIds the newest chat message ids, oldest first, to drop repeated deliveries
+ * @param lastQuestion the question last asked in this session (null when none was): the next must differ from it
  */
-@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY, getterVisibility = JsonAutoDetect.Visibility.NONE,
-        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
-public final class Session {
+public record Session(
+        String id,
+        String platform,
+        String dialect,
+        boolean questionsAllowed,
+        Duration questionTimeout,
+        String currentFingerprint,
+        String cardFingerprint,
+        ProtocolVersion agentVersion,
+        String contextId,
+        long gen,
+        List<Turn> turns,
+        List<String> seenMessageIds,
+        LastQuestion lastQuestion) {
 
     /** How many message ids are remembered to drop repeated deliveries. */
     static final int SEEN_LIMIT = 2000;
 
-    String id;
-    /** "Web" or "Slack": the prefix of a person's text */
-    String platform;
-    String dialect;
-    boolean questionsAllowed;
-    Duration questionTimeout;
+    /** A question is told apart from the last one by its messageId or its status timestamp. */
+    public record LastQuestion(String messageId, Instant timestamp) {}
 
-    String contextId;
-    ProtocolVersion agentVersion;
-    /** the endpoint and credentials the card was fetched for; a change means fetching it again */
-    String cardFingerprint;
-    String currentFingerprint;
-
-    long gen;
-    List<Turn> turns = new ArrayList<>();
-    LinkedHashSet<String> seenMessageIds = new LinkedHashSet<>();
-    /** a question was asked in this session: the next one must differ from it (messageId or timestamp) */
-    boolean questionAsked;
-    String lastQuestionMessageId;
-    Instant lastQuestionTimestamp;
-
-    Session() {}
-
-    public Session(String id, String platform, String dialect, boolean questionsAllowed, Duration questionTimeout,
-            String fingerprint) {
-        this.id = id;
-        this.platform = platform;
-        this.dialect = dialect;
-        this.questionsAllowed = questionsAllowed;
-        this.questionTimeout = questionTimeout;
-        this.currentFingerprint = fingerprint;
+    public Session {
+        // List.copyOf keeps a list that is already immutable: a step's many copies of a session share them
+        turns = List.copyOf(turns);
+        seenMessageIds = List.copyOf(seenMessageIds);
     }
 
-    Session copy() {
-        Session s = new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint);
-        s.contextId = contextId;
-        s.agentVersion = agentVersion;
-        s.cardFingerprint = cardFingerprint;
-        s.gen = gen;
-        for (Turn t : turns) {
-            s.turns.add(t.copy());
-        }
-        s.seenMessageIds = new LinkedHashSet<>(seenMessageIds);
-        s.questionAsked = questionAsked;
-        s.lastQuestionMessageId = lastQuestionMessageId;
-        s.lastQuestionTimestamp = lastQuestionTimestamp;
-        return s;
+    /** A new thread's session: no context, no card, nothing seen. */
+    public Session(String id, String platform, String dialect, boolean questionsAllowed, Duration questionTimeout,
+            String fingerprint) {
+        this(id, platform, dialect, questionsAllowed, questionTimeout, fingerprint, null, null, null, 0, List.of(),
+                List.of(), null);
     }
 
     /** The Binding's current settings (they may change between runs); the driver applies them on load. */
     public Session withSettings(boolean allowed, Duration timeout, String fingerprint) {
-        Session s = copy();
-        s.questionsAllowed = allowed;
-        s.questionTimeout = timeout;
-        s.currentFingerprint = fingerprint;
-        return s;
+        return new Session(id, platform, dialect, allowed, timeout, fingerprint, cardFingerprint, agentVersion,
+                contextId, gen, turns, seenMessageIds, lastQuestion);
     }
 
-    void remember(String messageId) {
-        seenMessageIds.add(messageId);
-        if (seenMessageIds.size() > SEEN_LIMIT) {
-            Iterator<String> it = seenMessageIds.iterator();
-            it.next();
-            it.remove();
+    Session withCard(ProtocolVersion version, String fingerprint) {
+        return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, fingerprint,
+                version, contextId, gen, turns, seenMessageIds, lastQuestion);
+    }
+
+    Session withContextId(String context) {
+        return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
+                agentVersion, context, gen, turns, seenMessageIds, lastQuestion);
+    }
+
+    Session withGen(long generation) {
+        return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
+                agentVersion, contextId, generation, turns, seenMessageIds, lastQuestion);
+    }
+
+    Session withTurns(List<Turn> list) {
+        return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
+                agentVersion, contextId, gen, list, seenMessageIds, lastQuestion);
+    }
+
+    Session withLastQuestion(LastQuestion question) {
+        return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
+                agentVersion, contextId, gen, turns, seenMessageIds, question);
+    }
+
+    /** This message id remembered, the oldest forgotten beyond {@link #SEEN_LIMIT}. */
+    Session remembering(String messageId) {
+        if (seenMessageIds.contains(messageId)) {
+            return this;
         }
+        int keep = Math.min(seenMessageIds.size(), SEEN_LIMIT - 1);
+        List<String> seen = new ArrayList<>(keep + 1);
+        seen.addAll(seenMessageIds.subList(seenMessageIds.size() - keep, seenMessageIds.size()));
+        seen.add(messageId);
+        return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
+                agentVersion, contextId, gen, turns, seen, lastQuestion);
     }
 
-    public String id() {
-        return id;
-    }
-
-    public String contextId() {
-        return contextId;
-    }
-
-    public ProtocolVersion agentVersion() {
-        return agentVersion;
-    }
-
-    public long gen() {
-        return gen;
-    }
-
-    public List<Turn> turns() {
-        return List.copyOf(turns);
+    /** The card must be fetched: never fetched, or the endpoint or credentials changed since. */
+    boolean needsCard() {
+        return agentVersion == null || !Objects.equals(currentFingerprint, cardFingerprint);
     }
 
     /** The turn the session is working on (the first one that is not queued), if any. */
     public Optional<Turn> active() {
-        return turns.isEmpty() || turns.get(0).phase == Phase.QUEUED ? Optional.empty() : Optional.of(turns.get(0));
+        return turns.isEmpty() || turns.get(0).phase() == Phase.QUEUED ? Optional.empty() : Optional.of(turns.get(0));
     }
 
     public Optional<Turn> turn(String messageId) {
-        return turns.stream().filter(t -> t.messageId.equals(messageId)).findFirst();
+        return turns.stream().filter(t -> t.messageId().equals(messageId)).findFirst();
     }
 
     /** How many turns wait behind the active one (or, with none active, to be started). */
     public int queuedTurns() {
-        int n = 0;
-        for (Turn t : turns) {
-            if (t.phase == Phase.QUEUED) {
-                n++;
-            }
-        }
-        return n;
+        return (int) turns.stream().filter(t -> t.phase() == Phase.QUEUED).count();
     }
 
     /** True when the active turn waits for a person's answer: the next message answers it, it does not queue. */
     public boolean awaitsAnswer() {
-        return active().map(t -> t.phase == Phase.PAUSED_INPUT).orElse(false);
+        return active().map(t -> t.phase() == Phase.PAUSED_INPUT).orElse(false);
     }
 
     /** True when nothing is pending: the session can be forgotten by the driver's memory (not the store). */

@@ -1,169 +1,311 @@
 package dev.switchboard.bridge.engine;
 
-import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import dev.switchboard.protocol.model.TaskState;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One chat message carried to the agent, and the task it became. Mutable for the engine's
- * convenience, but only ever changed on a copy inside {@link Engine#step}; stored as JSON.
+ * One chat message carried to the agent, and the task it became. Immutable: a step replaces a turn
+ * with a changed copy. The state is grouped by what it is about, one small record each, so a rule
+ * changes only the part it owns ({@code turn.withRetries(turn.retries().withRetryAttempt(0))}).
+ * {@code view} is null until a new turn's first view is reported.
  */
-@JsonAutoDetect(fieldVisibility = JsonAutoDetect.Visibility.ANY, getterVisibility = JsonAutoDetect.Visibility.NONE,
-        isGetterVisibility = JsonAutoDetect.Visibility.NONE)
-public final class Turn {
+public record Turn(
+        String messageId,
+        String text,
+        Actor actor,
+        Instant acceptedAt,
+        Phase phase,
+        TurnView view,
+        Outcome outcome,
+        Wait waiting,
+        Progress progress,
+        Retries retries,
+        Following following,
+        Cancelling cancelling,
+        Question question) {
 
     /** What a WAITING turn does when its timer fires. */
     public enum Next {
         FETCH_CARD, SEND, LOOKUP, GET_TASK, CANCEL
     }
 
-    String messageId;
-    String text;
-    Actor actor;
-    Instant acceptedAt;
-
-    Phase phase = Phase.QUEUED;
-    TurnView view = TurnView.QUEUED;
-    Outcome outcome;
-    Next next;
-    Instant waitUntil;
-
-    String taskId;
-    TaskState lastState;
-    Instant lastStatusTimestamp;
-    /** the artifact texts in arrival order; the answer is their concatenation */
-    LinkedHashMap<String, String> artifacts = new LinkedHashMap<>();
-    /** the artifacts were cut at the answer limit: the thread shows a note saying so */
-    boolean answerCut;
-
-    int sendAttempts;
-    int retryAttempt;
-    /** start of the current 15-minute window (card, not sent, unknown outcome) */
-    Instant troubleSince;
-    Instant busySince;
-    boolean busyNoticed;
-
-    /** the open stream is a SubscribeToTask (not a send) */
-    boolean subscribed;
-    /** the agent answered SubscribeToTask with method-not-found: the task is polled instead */
-    boolean subscribeUnsupported;
-    /** the open stream is cut when no event arrives by then (5 min after the last) */
-    Instant silenceDeadline;
-    /** the last event was a full Task (not an update) */
-    boolean lastEventWasTask;
-    Instant streamLostAt;
-    Instant lastSignOfLife;
-    int pollAttempt;
-
-    int listPages;
-
-    int cancelAttempts;
-    Outcome cancelOutcome;
-
-    Instant questionDeadline;
-    /** the answer being sent: its own messageId and text */
-    String answerMessageId;
-    String answerText;
-    Actor answerActor;
-    List<String> answerMessageIds = new ArrayList<>();
-    /** a typed answer the agent has not taken yet (the task still asks the question) */
-    boolean answerPending;
-    /** the pending answer has been sent at least once */
-    boolean answerSent;
-
-    Turn() {}
-
-    Turn(String messageId, String text, Actor actor, Instant acceptedAt) {
-        this.messageId = messageId;
-        this.text = text;
-        this.actor = actor;
-        this.acceptedAt = acceptedAt;
-        this.view = null; // a new turn's first view is reported
-    }
-
-    Turn copy() {
-        Turn t = new Turn(messageId, text, actor, acceptedAt);
-        t.phase = phase;
-        t.view = view;
-        t.outcome = outcome;
-        t.next = next;
-        t.waitUntil = waitUntil;
-        t.taskId = taskId;
-        t.lastState = lastState;
-        t.lastStatusTimestamp = lastStatusTimestamp;
-        t.artifacts = new LinkedHashMap<>(artifacts);
-        t.answerCut = answerCut;
-        t.sendAttempts = sendAttempts;
-        t.retryAttempt = retryAttempt;
-        t.troubleSince = troubleSince;
-        t.busySince = busySince;
-        t.busyNoticed = busyNoticed;
-        t.subscribed = subscribed;
-        t.subscribeUnsupported = subscribeUnsupported;
-        t.silenceDeadline = silenceDeadline;
-        t.lastEventWasTask = lastEventWasTask;
-        t.streamLostAt = streamLostAt;
-        t.lastSignOfLife = lastSignOfLife;
-        t.pollAttempt = pollAttempt;
-        t.listPages = listPages;
-        t.cancelAttempts = cancelAttempts;
-        t.cancelOutcome = cancelOutcome;
-        t.questionDeadline = questionDeadline;
-        t.answerMessageId = answerMessageId;
-        t.answerText = answerText;
-        t.answerActor = answerActor;
-        t.answerMessageIds = new ArrayList<>(answerMessageIds);
-        t.answerPending = answerPending;
-        t.answerSent = answerSent;
-        return t;
-    }
-
-    public String messageId() {
-        return messageId;
-    }
-
-    public String text() {
-        return text;
-    }
-
-    public Phase phase() {
-        return phase;
-    }
-
-    public TurnView view() {
-        return view;
-    }
-
-    public Outcome outcome() {
-        return outcome;
+    /** A turn just accepted: queued, nothing sent. */
+    static Turn accepted(String messageId, String text, Actor actor, Instant acceptedAt) {
+        return new Turn(messageId, text, actor, acceptedAt, Phase.QUEUED, null, null, Wait.NONE, Progress.NONE,
+                Retries.NONE, Following.NONE, Cancelling.NONE, Question.NONE);
     }
 
     public String taskId() {
-        return taskId;
+        return progress.taskId();
     }
 
     public int sendAttempts() {
-        return sendAttempts;
+        return retries.sendAttempts();
     }
 
     public Instant waitUntil() {
-        return waitUntil;
+        return waiting.until();
     }
 
     public List<String> answerMessageIds() {
-        return List.copyOf(answerMessageIds);
+        return question.answerMessageIds();
     }
 
     /** The answer so far: every artifact's text, in order. */
     public String answer() {
-        return String.join("", artifacts.values());
+        return String.join("", progress.artifacts().values());
     }
 
-    Map<String, String> artifacts() {
-        return artifacts;
+    /** What a {@link Phase#WAITING} turn does when its timer fires, and when. */
+    public record Wait(Next next, Instant until) {
+        static final Wait NONE = new Wait(null, null);
+    }
+
+    /**
+     * The task the turn became, as last seen: its state and the answer so far.
+     *
+     * @param artifacts the artifact texts in arrival order, by artifactId; the answer is their concatenation
+     * @param answerCut the artifacts were cut at the answer limit: the thread shows a note saying so
+     */
+    public record Progress(
+            String taskId,
+            TaskState lastState,
+            Instant lastStatusTimestamp,
+            Map<String, String> artifacts,
+            boolean answerCut) {
+        public Progress {
+            artifacts = Collections.unmodifiableMap(new LinkedHashMap<>(artifacts));
+        }
+
+        static final Progress NONE = new Progress(null, null, null, Map.of(), false);
+
+        Progress withTaskId(String taskId) {
+            return new Progress(taskId, lastState, lastStatusTimestamp, artifacts, answerCut);
+        }
+
+        Progress withLastState(TaskState lastState) {
+            return new Progress(taskId, lastState, lastStatusTimestamp, artifacts, answerCut);
+        }
+
+        Progress withLastStatusTimestamp(Instant lastStatusTimestamp) {
+            return new Progress(taskId, lastState, lastStatusTimestamp, artifacts, answerCut);
+        }
+
+        Progress withArtifacts(Map<String, String> artifacts) {
+            return new Progress(taskId, lastState, lastStatusTimestamp, artifacts, answerCut);
+        }
+
+        Progress withAnswerCut(boolean answerCut) {
+            return new Progress(taskId, lastState, lastStatusTimestamp, artifacts, answerCut);
+        }
+    }
+
+    /** How often and since when the turn has been retried: the 15-minute window and the busy notice. */
+    public record Retries(
+            int sendAttempts,
+            int retryAttempt,
+            Instant troubleSince,
+            Instant busySince,
+            boolean busyNoticed) {
+        static final Retries NONE = new Retries(0, 0, null, null, false);
+
+        Retries withSendAttempts(int sendAttempts) {
+            return new Retries(sendAttempts, retryAttempt, troubleSince, busySince, busyNoticed);
+        }
+
+        Retries withRetryAttempt(int retryAttempt) {
+            return new Retries(sendAttempts, retryAttempt, troubleSince, busySince, busyNoticed);
+        }
+
+        Retries withTroubleSince(Instant troubleSince) {
+            return new Retries(sendAttempts, retryAttempt, troubleSince, busySince, busyNoticed);
+        }
+
+        Retries withBusySince(Instant busySince) {
+            return new Retries(sendAttempts, retryAttempt, troubleSince, busySince, busyNoticed);
+        }
+
+        Retries withBusyNoticed(boolean busyNoticed) {
+            return new Retries(sendAttempts, retryAttempt, troubleSince, busySince, busyNoticed);
+        }
+    }
+
+    /**
+     * The open stream, or how the task is followed without one.
+     *
+     * @param subscribed the open stream is a SubscribeToTask (not a send)
+     * @param subscribeUnsupported the agent answered SubscribeToTask with method-not-found: the task is polled instead
+     * @param silenceDeadline the open stream is cut when no event arrives by then (5 min after the last)
+     * @param lastEventWasTask the last event was a full Task (not an update)
+     */
+    public record Following(
+            boolean subscribed,
+            boolean subscribeUnsupported,
+            Instant silenceDeadline,
+            boolean lastEventWasTask,
+            Instant streamLostAt,
+            Instant lastSignOfLife,
+            int pollAttempt,
+            int listPages) {
+        static final Following NONE = new Following(false, false, null, false, null, null, 0, 0);
+
+        Following withSubscribed(boolean subscribed) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+
+        Following withSubscribeUnsupported(boolean subscribeUnsupported) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+
+        Following withSilenceDeadline(Instant silenceDeadline) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+
+        Following withLastEventWasTask(boolean lastEventWasTask) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+
+        Following withStreamLostAt(Instant streamLostAt) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+
+        Following withLastSignOfLife(Instant lastSignOfLife) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+
+        Following withPollAttempt(int pollAttempt) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+
+        Following withListPages(int listPages) {
+            return new Following(subscribed, subscribeUnsupported, silenceDeadline, lastEventWasTask, streamLostAt,
+                    lastSignOfLife, pollAttempt, listPages);
+        }
+    }
+
+    /** A cancel in progress: how often it was tried, and how the turn ends once it is done. */
+    public record Cancelling(int attempts, Outcome outcome) {
+        static final Cancelling NONE = new Cancelling(0, null);
+
+        Cancelling withAttempts(int attempts) {
+            return new Cancelling(attempts, outcome);
+        }
+
+        Cancelling withOutcome(Outcome outcome) {
+            return new Cancelling(attempts, outcome);
+        }
+    }
+
+    /**
+     * The agent's question: its deadline, and the typed answer being carried to the agent.
+     *
+     * @param answerMessageIds every chat message that answered a question of this turn
+     * @param answerPending a typed answer the agent has not taken yet (the task still asks the question)
+     * @param answerSent the pending answer has been sent at least once
+     */
+    public record Question(
+            Instant deadline,
+            String answerMessageId,
+            String answerText,
+            Actor answerActor,
+            List<String> answerMessageIds,
+            boolean answerPending,
+            boolean answerSent) {
+        public Question {
+            answerMessageIds = List.copyOf(answerMessageIds);
+        }
+
+        static final Question NONE = new Question(null, null, null, null, List.of(), false, false);
+
+        Question withDeadline(Instant deadline) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
+        }
+
+        Question withAnswerMessageId(String answerMessageId) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
+        }
+
+        Question withAnswerText(String answerText) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
+        }
+
+        Question withAnswerActor(Actor answerActor) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
+        }
+
+        Question withAnswerMessageIds(List<String> answerMessageIds) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
+        }
+
+        Question withAnswerPending(boolean answerPending) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
+        }
+
+        Question withAnswerSent(boolean answerSent) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent);
+        }
+    }
+
+    Turn withPhase(Phase phase) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withView(TurnView view) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withOutcome(Outcome outcome) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withWaiting(Wait waiting) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withProgress(Progress progress) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withRetries(Retries retries) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withFollowing(Following following) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withCancelling(Cancelling cancelling) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
+    }
+
+    Turn withQuestion(Question question) {
+        return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
+                following, cancelling, question);
     }
 }

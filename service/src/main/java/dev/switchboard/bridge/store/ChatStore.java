@@ -1,9 +1,5 @@
 package dev.switchboard.bridge.store;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.Effect;
 import dev.switchboard.bridge.engine.Session;
@@ -25,11 +21,6 @@ import javax.sql.DataSource;
  * which is what makes turns survive a crash (B14).
  */
 public final class ChatStore {
-
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .registerModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final DataSource dataSource;
 
@@ -179,12 +170,7 @@ public final class ChatStore {
     }
 
     private void saveSessionIn(Connection c, String threadId, Session session, Instant now) throws SQLException {
-        String json;
-        try {
-            json = JSON.writeValueAsString(session);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new StoreException("cannot serialise session " + threadId, e);
-        }
+        String json = SessionFormat.write(session);
         updateIn(c, "INSERT INTO bridge_session (thread_id, state, pending, updated_at) VALUES (?, ?, ?, ?) "
                 + "ON CONFLICT (thread_id) DO UPDATE SET state = excluded.state, pending = excluded.pending, "
                 + "updated_at = excluded.updated_at", threadId, json, session.idle() ? 0 : 1, now.toString());
@@ -192,8 +178,8 @@ public final class ChatStore {
 
     private static Session readSession(String json) {
         try {
-            return JSON.readValue(json, Session.class);
-        } catch (java.io.IOException e) {
+            return SessionFormat.read(json);
+        } catch (RuntimeException e) {
             throw new StoreException("cannot read a stored session", e);
         }
     }

@@ -2,7 +2,6 @@ package dev.switchboard.bridge.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.client.CallFailure;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.ListTasksResult;
 import dev.switchboard.protocol.model.StreamEvent;

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.client.CallFailure;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.Part;
@@ -371,5 +370,25 @@ class ErrorsRowsTest {
         h.nextCall(Duration.ofSeconds(1));
         h.read(failed);
         assertThat(h.notices()).containsExactly("The agent's task failed. Reason: context limit.");
+    }
+
+    @Test
+    @DisplayName("Errors: JSON-RPC -32004 to a send — busy is a known outcome, so it ends an unknown outcome's "
+            + "15-minute window: the message is sent again for as long as it takes")
+    void errors_busyEndsTheUnknownOutcomeWindow() {
+        EngineHarness h = EngineHarness.a2a();
+        h.firstTurn("m1", "hi");
+        h.fail(http(503)); // outcome unknown: its 15-minute window starts
+        h.agent(call -> call instanceof Effect.SendStream
+                ? EngineHarness.replyFailure(call, rpc(JsonRpcError.UNSUPPORTED_OPERATION)) : null);
+        h.advance(Duration.ofMinutes(20)); // busy, for longer than that window
+        assertThat(h.finished("m1")).isFalse();
+
+        h.agent(null);
+        assertThat(h.nextCall(Duration.ofMinutes(1))).isInstanceOf(Effect.SendStream.class);
+        h.fail(dropped()); // the agent took it this time, and the connection dropped: a new unknown outcome
+        assertThat(h.finished("m1")).as("a new window, not the one busy ended").isFalse();
+        assertThat(h.notices()).containsExactly(Notices.BUSY);
+        assertThat(h.nextCall(Duration.ofMinutes(1))).as("sent again").isInstanceOf(Effect.SendStream.class);
     }
 }

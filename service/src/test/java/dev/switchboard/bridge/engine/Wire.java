@@ -2,7 +2,6 @@ package dev.switchboard.bridge.engine;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.client.CallFailure;
 import dev.switchboard.protocol.model.AgentCapabilities;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.AgentExtension;

@@ -1,0 +1,54 @@
+package dev.switchboard.bridge.engine;
+
+import java.util.List;
+
+/**
+ * Chat messages becoming turns, and the queue behind the active one (B7). Seed: Replies, "Run one task
+ * per context at a time" and "Treat a repeated messageId as the same turn"; the reply to a question is
+ * its answer (Questions).
+ */
+final class Sessions {
+
+    private Sessions() {}
+
+    static void chatMessage(Step s, Input.ChatMessage m) {
+        if (s.session().seenMessageIds().contains(m.messageId())) {
+            return;
+        }
+        s.session(x -> x.remembering(m.messageId()));
+        Turn active = s.session().active().orElse(null);
+        if (active != null && active.phase() == Phase.PAUSED_INPUT) {
+            Questions.answer(s, m);
+            return;
+        }
+        boolean first = s.session().turns().isEmpty();
+        s.insert(s.session().turns().size(), Turn.accepted(m.messageId(), m.text(), m.actor(), s.now));
+        int index = s.session().turns().size() - 1;
+        if (active == null) {
+            Discovery.begin(s);
+            if (!first) {
+                s.view(index, TurnView.QUEUED);
+            }
+            return;
+        }
+        // Replies: while a task of the session is recorded, no new turn is sent; replies queue behind it
+        s.view(index, TurnView.QUEUED);
+        if (active.phase() == Phase.PAUSED_AUTH && s.isA2a()) {
+            // Task states, auth-required: on a2a a typed reply makes us read the task again
+            Following.readTask(s);
+        }
+    }
+
+    /** Removes finished turns and starts the next queued one (B7: one task per context at a time). */
+    static void finishDoneTurns(Step s) {
+        List<Turn> turns = s.session().turns();
+        List<Turn> left = turns.stream().filter(t -> t.phase() != Phase.DONE).toList();
+        if (left.size() == turns.size()) {
+            return;
+        }
+        s.session(x -> x.withTurns(left));
+        if (!left.isEmpty() && left.get(0).phase() == Phase.QUEUED) {
+            Discovery.begin(s);
+        }
+    }
+}
