@@ -1,9 +1,12 @@
 package dev.switchboard.app;
 
+import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.bridge.BindingRuntime;
 import dev.switchboard.bridge.BridgeService;
+import dev.switchboard.chat.web.WebChatPlatform;
+import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.SwitchboardConfig;
-import dev.switchboard.gateway.CallerAuth;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
@@ -52,13 +55,18 @@ public final class SwitchboardApp {
     private final HttpClientAgent client;
     private final CardRoutes cards;
     private final BridgeService bridge;
+    private final List<BindingRuntime> bindings;
+    private final WebChatPlatform webChat;
     private final Egress egress;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
-            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge, Egress egress) {
+            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
+            List<BindingRuntime> bindings, WebChatPlatform webChat, Egress egress) {
+        this.bindings = bindings;
+        this.webChat = webChat;
         this.egress = egress;
         this.vertx = vertx;
         this.router = router;
@@ -88,14 +96,14 @@ public final class SwitchboardApp {
                 for (AgentBackendSpec b : config.backends()) {
                     registry.putConfigured(fromConfig(b, config, now));
                 }
-                return new Object[] {db, registry};
+                return new Opened(db, registry);
             } catch (RuntimeException e) {
                 db.close();
                 throw e;
             }
-        }).compose(parts -> {
-            Database db = (Database) parts[0];
-            AgentRegistry registry = (AgentRegistry) parts[1];
+        }).compose(opened -> {
+            Database db = opened.database();
+            AgentRegistry registry = opened.registry();
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(meters);
             new JvmThreadMetrics().bindTo(meters);
@@ -111,9 +119,12 @@ public final class SwitchboardApp {
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
                     config.bridge().webChat().proxies());
-            BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config, registry, meters, clock,
-                    id -> registry.find(id).map(RegisteredAgent::description).orElse(""));
-            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, egress);
+            List<BindingRuntime> bindings = Bindings.of(config, registry);
+            WebChatPlatform webChat = new WebChatPlatform();
+            BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
+                    config.bridge().limits(), bindings, List.of(webChat), meters, clock);
+            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
+                    webChat, egress);
             app.mountRoutes(config, clock);
             return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
                             config.server().port(), config.server().http())
@@ -130,6 +141,9 @@ public final class SwitchboardApp {
                     .onFailure(e -> app.closeResources());
         });
     }
+
+    /** What start-up opens on a worker thread before anything listens: the store and the registry over it. */
+    private record Opened(Database database, AgentRegistry registry) {}
 
     private void mountRoutes(SwitchboardConfig config, Clock clock) {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
@@ -152,8 +166,14 @@ public final class SwitchboardApp {
                 .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}"));
         router.post("/a2a").handler(GatewayHandler::missingAgentId);
         router.post("/a2a/").handler(GatewayHandler::missingAgentId);
-        bridge.mount(router);
-        bridge.mountPage(router);
+        WebChatRoutes web = new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(),
+                bindings.stream().map(BindingRuntime::spec).toList(),
+                id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
+                new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(), config.server().insecure()),
+                auth, clock);
+        web.mount(router);
+        // the page answers any GET the other routes did not take
+        web.mountPage(router);
         RouterErrors.mountLast(router);
     }
 
@@ -195,6 +215,10 @@ public final class SwitchboardApp {
 
     public BridgeService bridge() {
         return bridge;
+    }
+
+    public WebChatPlatform webChat() {
+        return webChat;
     }
 
     public SwitchboardServer server() {

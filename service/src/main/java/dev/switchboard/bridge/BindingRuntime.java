@@ -1,8 +1,6 @@
 package dev.switchboard.bridge;
 
 import dev.switchboard.client.AgentEndpoint;
-import dev.switchboard.config.AgentBackendSpec;
-import dev.switchboard.config.BindingSpec;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.RegisteredAgent;
@@ -21,35 +19,30 @@ import java.util.TreeMap;
  * registry at each call, so a changed URL takes effect), with which identity, in which dialect.
  *
  * <p>What Agent Kourier sends: every request carries exactly one identity header —
- * {@code Authorization: Bearer} from {@code tokenSecretRef} or {@code X-User-Id} from {@code userId} —
+ * {@code Authorization: Bearer} from the binding's token or {@code X-User-Id} from {@code userId} —
  * plus the backend's static headers and a W3C {@code traceparent}.
  */
 public final class BindingRuntime {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final BindingSpec binding;
-    private final String dialect;
-    private final String agentRefNamespace;
-    private final String agentRefName;
+    private final Binding binding;
     private final String token;
     private final AgentRegistry registry;
 
-    public BindingRuntime(BindingSpec binding, AgentBackendSpec backend, String token, AgentRegistry registry) {
+    /** @param token the bearer token of the binding's identity; null: it is known by {@code userId} */
+    public BindingRuntime(Binding binding, String token, AgentRegistry registry) {
         this.binding = binding;
-        this.dialect = backend == null ? AgentBackendSpec.DIALECT_A2A : backend.dialect();
-        this.agentRefNamespace = backend == null ? "default" : backend.agentRefNamespace();
-        this.agentRefName = backend == null ? binding.backendRef() : backend.agentRefName();
         this.token = token;
         this.registry = registry;
     }
 
-    public BindingSpec spec() {
+    public Binding spec() {
         return binding;
     }
 
     public String dialect() {
-        return dialect;
+        return binding.dialect();
     }
 
     public Optional<RegisteredAgent> backend() {
@@ -58,8 +51,8 @@ public final class BindingRuntime {
 
     /** Discovery: on a2a the endpoint is the url as written; on kagent-v1, url + /agents/<namespace>/<name>. */
     public Optional<String> endpointUrl() {
-        return backend().map(b -> AgentBackendSpec.DIALECT_KAGENT.equals(dialect)
-                ? b.url().replaceAll("/+$", "") + "/agents/" + agentRefNamespace + "/" + agentRefName
+        return backend().map(b -> Binding.DIALECT_KAGENT.equals(binding.dialect())
+                ? b.url().replaceAll("/+$", "") + "/agents/" + binding.agentRefNamespace() + "/" + binding.agentRefName()
                 : b.url());
     }
 

@@ -58,7 +58,7 @@ public final class SessionDriver implements AutoCloseable {
 
     private final Vertx vertx;
     private final ChatStore store;
-    private final ChatEvents events;
+    private final ChatPlatforms platforms;
     private final A2aAgentClient client;
     private final Engine engine;
     private final Clock clock;
@@ -78,12 +78,12 @@ public final class SessionDriver implements AutoCloseable {
     private final long sweepTimer;
     private volatile boolean closed;
 
-    public SessionDriver(Vertx vertx, ChatStore store, ChatEvents events, A2aAgentClient client, Engine engine,
+    public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
             Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits) {
         this.vertx = vertx;
         this.limits = limits;
         this.store = store;
-        this.events = events;
+        this.platforms = platforms;
         this.client = client;
         this.engine = engine;
         this.clock = clock;
@@ -198,7 +198,7 @@ public final class SessionDriver implements AutoCloseable {
                     owner == null ? messageId : owner.messageId(), state, now, now);
             List<Post> changed = store.commitStep(thread.threadId(), t.session(), t.effects(), accepted, now);
             sessions.put(thread.threadId(), t.session());
-            changed.forEach(events::publish);
+            changed.forEach(p -> platforms.show(thread, p));
             run(thread.threadId(), t);
             cancelTimersIfIdle(thread.threadId(), t.session());
             return changed.get(0);
@@ -235,7 +235,7 @@ public final class SessionDriver implements AutoCloseable {
             }
             List<Post> changed = store.commitStep(threadId, t.session(), t.effects(), null, now);
             sessions.put(threadId, t.session());
-            changed.forEach(events::publish);
+            changed.forEach(p -> platforms.show(thread(threadId), p));
             run(threadId, t);
             cancelTimersIfIdle(threadId, t.session());
             return null;
@@ -251,7 +251,7 @@ public final class SessionDriver implements AutoCloseable {
             throw new TurnRefused.BindingGone(threadId, thread.binding());
         }
         Session session = cached != null ? cached : store.session(threadId).orElseGet(() -> new Session(threadId,
-                "slack".equals(thread.platform()) ? "Slack" : "Web", binding.dialect(),
+                platforms.label(thread.platform()), binding.dialect(),
                 binding.spec().questionsAllowed(), binding.spec().questionTimeout(), binding.fingerprint()));
         return session.withSettings(binding.spec().questionsAllowed(), binding.spec().questionTimeout(),
                 binding.fingerprint());

@@ -1,7 +1,6 @@
 package dev.switchboard.cli;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.demo.DemoAgents;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;

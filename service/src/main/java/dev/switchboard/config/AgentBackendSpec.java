@@ -1,5 +1,6 @@
 package dev.switchboard.config;
 
+import dev.switchboard.bridge.Binding;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentLimits;
 import java.util.List;
@@ -29,6 +30,6 @@ public record AgentBackendSpec(
         AgentLimits limits,
         List<AgentSkill> skills) {
 
-    public static final String DIALECT_A2A = "a2a";
-    public static final String DIALECT_KAGENT = "kagent-v1";
+    public static final String DIALECT_A2A = Binding.DIALECT_A2A;
+    public static final String DIALECT_KAGENT = Binding.DIALECT_KAGENT;
 }

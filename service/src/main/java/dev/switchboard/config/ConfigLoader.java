@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentIds;

@@ -1,6 +1,6 @@
 package dev.switchboard.config;
 
-import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
 import dev.switchboard.registry.RegistrySettings;
 import java.time.Duration;

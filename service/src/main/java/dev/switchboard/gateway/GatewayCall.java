@@ -2,6 +2,7 @@ package dev.switchboard.gateway;
 
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;

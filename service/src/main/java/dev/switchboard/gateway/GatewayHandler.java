@@ -1,8 +1,10 @@
 package dev.switchboard.gateway;
 
+import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
+import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;

@@ -1,6 +1,5 @@
 package dev.switchboard.registry;
 
-import dev.switchboard.gateway.ConcurrencyLimiter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,12 +1,15 @@
 package dev.switchboard.registry;
 
+import static dev.switchboard.http.JsonHttp.error;
+import static dev.switchboard.http.JsonHttp.json;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -16,6 +19,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +55,7 @@ public final class RegistryRoutes {
     }
 
     public void mount(Router router) {
-        BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_BODY);
+        BodyHandler body = JsonHttp.bodyOf(MAX_BODY);
         router.post("/agents/register").handler(body).handler(this::register);
         router.post("/agents/deregister").handler(body).handler(this::deregisterByBody);
         router.post("/agents/heartbeat").handler(body).handler(this::heartbeat);
@@ -246,53 +250,21 @@ public final class RegistryRoutes {
     }
 
     private static JsonNode jsonBody(RoutingContext ctx) {
-        // JSON is UTF-8 (RFC 8259): read the bytes, whatever charset the Content-Type claims (an unknown one
-        // must not fail the request)
-        byte[] bytes = ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
-        if (new String(bytes, StandardCharsets.UTF_8).isBlank()) {
-            error(ctx.response(), 400, "body: a JSON object is required", "body");
-            return null;
-        }
-        try {
-            return JSON.readTree(bytes);
-        } catch (java.io.IOException e) {
-            error(ctx.response(), 400, "body: not valid JSON", "body");
-            return null;
-        }
+        return JsonHttp.body(ctx, "body: a JSON object is required");
     }
 
-    private <T> void blocking(RoutingContext ctx, Callable<T> work, java.util.function.Consumer<T> then) {
-        vertx.executeBlocking(work).onComplete(ar -> {
-            if (ar.succeeded()) {
-                then.accept(ar.result());
-            } else if (ar.cause() instanceof AgentRegistry.RegistryFull full) {
-                ObjectNode n = JSON.createObjectNode();
-                n.put("error", full.getMessage());
-                n.put("field", "agent_id");
+    private <T> void blocking(RoutingContext ctx, Callable<T> work, Consumer<T> then) {
+        JsonHttp.blocking(vertx, work, then, failure -> {
+            if (failure instanceof AgentRegistry.RegistryFull full) {
+                ObjectNode n = JsonHttp.errorBody(full.getMessage(), "agent_id");
                 n.put("limit", full.limit());
                 json(ctx.response(), 429, n);
-            } else if (ar.cause() instanceof IllegalStateException conflict) {
+            } else if (failure instanceof IllegalStateException conflict) {
                 error(ctx.response(), 409, conflict.getMessage(), "agent_id");
             } else {
-                LOG.info("registry store failed: {}", ar.cause().toString());
+                LOG.info("registry store failed: {}", failure.toString());
                 error(ctx.response(), 500, "the registry store failed; the change was not made", null);
             }
         });
-    }
-
-    static void json(HttpServerResponse response, int status, JsonNode body) {
-        if (response.ended()) {
-            return;
-        }
-        response.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.toString());
-    }
-
-    static void error(HttpServerResponse response, int status, String message, String field) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("error", message);
-        if (field != null) {
-            n.put("field", field);
-        }
-        json(response, status, n);
     }
 }

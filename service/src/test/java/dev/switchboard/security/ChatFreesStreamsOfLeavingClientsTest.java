@@ -3,7 +3,7 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.ChatEvents;
+import dev.switchboard.chat.web.ChatEvents;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.RawHttp;
@@ -52,7 +52,7 @@ class ChatFreesStreamsOfLeavingClientsTest {
         app = BridgeConfig.server(dir.resolve("db"), "").webBackend("echo", agent.url(), null).start(vertx);
         chat = new ChatApi(app.baseUrl());
         http = new RawHttp(app.baseUrl());
-        events = app.bridge().events();
+        events = app.webChat().events();
     }
 
     @AfterAll

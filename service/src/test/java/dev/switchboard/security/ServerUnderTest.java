@@ -28,7 +28,7 @@ final class ServerUnderTest {
                 s.registrationTtl(), s.gateway(), s.insecure(), s.publicUrl(), http, s.registry());
     }
 
-    static ServerSpec withCredentials(ServerSpec s, String adminToken, List<dev.switchboard.gateway.CallerAuth.ApiKey> keys) {
+    static ServerSpec withCredentials(ServerSpec s, String adminToken, List<dev.switchboard.auth.CallerAuth.ApiKey> keys) {
         return new ServerSpec(s.host(), s.port(), s.store(), adminToken, keys, s.callerIdHeader(),
                 s.registrationTtl(), s.gateway(), s.insecure(), s.publicUrl(), s.http(), s.registry());
     }

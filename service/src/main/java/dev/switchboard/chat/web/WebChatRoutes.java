@@ -1,19 +1,21 @@
 package dev.switchboard.chat.web;
 
+import static dev.switchboard.http.JsonHttp.error;
+import static dev.switchboard.http.JsonHttp.json;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.bridge.ChatEvents;
+import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.bridge.Binding;
 import dev.switchboard.bridge.SessionDriver;
 import dev.switchboard.bridge.TurnRefused;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
-import dev.switchboard.config.BindingSpec;
-import dev.switchboard.config.ServerSpec;
-import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.http.JsonHttp;
 import dev.switchboard.net.Addresses;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -62,33 +64,42 @@ public final class WebChatRoutes {
     private final boolean open;
     private final Clock clock;
     /** channel → binding, for the web platform */
-    private final Map<String, BindingSpec> channels = new LinkedHashMap<>();
+    private final Map<String, Binding> channels = new LinkedHashMap<>();
     private final java.util.function.Function<String, String> descriptions;
     /** messageId → the thread a new-thread POST is opening for it, while it is being accepted */
     private final java.util.concurrent.ConcurrentHashMap<String, Future<Opened>> opening =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    public WebChatRoutes(Vertx vertx, ChatStore store, ChatEvents events, SessionDriver driver, List<BindingSpec> bindings,
-            java.util.function.Function<String, String> descriptions, WebChatSettings settings, ServerSpec server,
-            Clock clock) {
+    /**
+     * The server the chat is on.
+     *
+     * @param host the listen address
+     * @param publicUrl the URL people reach it at; null: the listen address
+     * @param insecure the operator declared it open to anyone who reaches it
+     */
+    public record Server(String host, String publicUrl, boolean insecure) {}
+
+    public WebChatRoutes(Vertx vertx, ChatStore store, WebChatPlatform platform, SessionDriver driver,
+            List<Binding> bindings, java.util.function.Function<String, String> descriptions, WebChatSettings settings,
+            Server server, CallerAuth callers, Clock clock) {
         this.vertx = vertx;
         this.store = store;
-        this.events = events;
+        this.events = platform.events();
         this.driver = driver;
         this.open = Addresses.isLoopbackOnly(server.host()) || server.insecure();
-        this.identity = new WebIdentity(settings, new CallerAuth(server.apiKeys()), open);
+        this.identity = new WebIdentity(settings, callers, open);
         this.own = new OwnOrigin(server.publicUrl(), server.host());
         this.clock = clock;
         this.descriptions = descriptions;
-        for (BindingSpec b : bindings) {
-            if ("web".equals(b.platform())) {
+        for (Binding b : bindings) {
+            if (WebChatPlatform.NAME.equals(b.platform())) {
                 b.channels().forEach(c -> channels.put(c, b));
             }
         }
     }
 
     public void mount(Router router) {
-        BodyHandler body = BodyHandler.create(false).setBodyLimit(MAX_TEXT * 2L);
+        BodyHandler body = JsonHttp.bodyOf(MAX_TEXT * 2L);
         router.route("/api/chat/*").handler(this::guard);
         router.get("/api/chat/me").handler(ctx -> json(ctx.response(), 200, actorJson(user(ctx))));
         router.get("/api/chat/channels").handler(this::channels);
@@ -195,7 +206,7 @@ public final class WebChatRoutes {
             error(ctx.response(), 404, "no such channel: " + channel, "channel");
             return;
         }
-        blocking(ctx, () -> store.threads("web", channel, 200), list -> {
+        blocking(ctx, () -> store.threads(WebChatPlatform.NAME, channel, 200), list -> {
             ArrayNode arr = JSON.createArrayNode();
             list.forEach(t -> arr.add(threadJson(t)));
             ObjectNode out = JSON.createObjectNode();
@@ -206,7 +217,7 @@ public final class WebChatRoutes {
 
     private void newThread(RoutingContext ctx) {
         String channel = ctx.pathParam("channel");
-        BindingSpec binding = channels.get(channel);
+        Binding binding = channels.get(channel);
         if (binding == null) {
             error(ctx.response(), 404, "no such channel: " + channel, "channel");
             return;
@@ -227,7 +238,7 @@ public final class WebChatRoutes {
                     return store.thread(existing.get().threadId()).orElseThrow();
                 }
                 var now = clock.instant();
-                ChatThread t = new ChatThread(UUID.randomUUID().toString(), "web", channel, binding.name(), title(m.text),
+                ChatThread t = new ChatThread(UUID.randomUUID().toString(), WebChatPlatform.NAME, channel, binding.name(), title(m.text),
                         now, now);
                 store.createThread(t);
                 return t;
@@ -275,7 +286,7 @@ public final class WebChatRoutes {
         }
         Actor user = user(ctx);
         blocking(ctx, () -> store.thread(threadId).orElse(null), thread -> {
-            if (thread == null || !"web".equals(thread.platform())) {
+            if (thread == null || !WebChatPlatform.NAME.equals(thread.platform())) {
                 error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
                 return;
             }
@@ -359,18 +370,13 @@ public final class WebChatRoutes {
 
     /** The body {text, messageId?}; answers 400 naming the field and returns null when it is wrong. */
     private Message message(RoutingContext ctx) {
-        JsonNode body;
-        try {
-            // JSON is UTF-8 (RFC 8259): the bytes are read as such, whatever charset the Content-Type claims
-            String raw = ctx.body() == null || ctx.body().buffer() == null ? null
-                    : ctx.body().buffer().toString(java.nio.charset.StandardCharsets.UTF_8);
-            body = raw == null || raw.isBlank() ? null : JSON.readTree(raw);
-        } catch (java.io.IOException e) {
-            error(ctx.response(), 400, "body: not valid JSON", "body");
+        String required = "body: a JSON object {\"text\": …} is required";
+        JsonNode body = JsonHttp.body(ctx, required);
+        if (body == null) {
             return null;
         }
-        if (body == null || !body.isObject()) {
-            error(ctx.response(), 400, "body: a JSON object {\"text\": …} is required", "body");
+        if (!body.isObject()) {
+            error(ctx.response(), 400, required, "body");
             return null;
         }
         JsonNode text = body.get("text");
@@ -444,27 +450,7 @@ public final class WebChatRoutes {
     }
 
     private <T> void blocking(RoutingContext ctx, Callable<T> work, java.util.function.Consumer<T> then) {
-        vertx.executeBlocking(work).onComplete(ar -> {
-            if (ar.succeeded()) {
-                then.accept(ar.result());
-            } else {
-                error(ctx.response(), 500, "the chat store failed; nothing was changed", null);
-            }
-        });
-    }
-
-    private static void json(HttpServerResponse r, int status, JsonNode body) {
-        if (!r.ended() && !r.closed()) {
-            r.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.toString());
-        }
-    }
-
-    private static void error(HttpServerResponse r, int status, String message, String field) {
-        ObjectNode n = JSON.createObjectNode();
-        n.put("error", message);
-        if (field != null) {
-            n.put("field", field);
-        }
-        json(r, status, n);
+        JsonHttp.blocking(vertx, work, then,
+                failure -> error(ctx.response(), 500, "the chat store failed; nothing was changed", null));
     }
 }

@@ -1,7 +1,7 @@
 package dev.switchboard.chat.web;
 
+import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.engine.Actor;
-import dev.switchboard.gateway.CallerAuth;
 import dev.switchboard.net.Addresses;
 import dev.switchboard.net.CidrBlock;
 import io.vertx.core.http.HttpServerRequest;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.demo.DemoAgents;
+import dev.switchboard.cli.DemoAgents;
 import io.vertx.core.Vertx;
 import java.io.File;
 import java.nio.file.Files;

@@ -7,7 +7,7 @@ import dev.switchboard.config.BridgeSettings;
 import dev.switchboard.config.SecretRef;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
-import dev.switchboard.gateway.CallerAuth;
+import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
 import dev.switchboard.net.Addresses;
 import dev.switchboard.net.CidrBlock;

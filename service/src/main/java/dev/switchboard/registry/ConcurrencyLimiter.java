@@ -1,4 +1,4 @@
-package dev.switchboard.gateway;
+package dev.switchboard.registry;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,4 +1,4 @@
-package dev.switchboard.demo;
+package dev.switchboard.cli;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.BindingSpec;

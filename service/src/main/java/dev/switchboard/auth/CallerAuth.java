@@ -1,4 +1,4 @@
-package dev.switchboard.gateway;
+package dev.switchboard.auth;
 
 import io.vertx.core.http.HttpServerRequest;
 import java.nio.charset.StandardCharsets;

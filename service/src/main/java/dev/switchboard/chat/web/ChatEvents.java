@@ -1,4 +1,4 @@
-package dev.switchboard.bridge;
+package dev.switchboard.chat.web;
 
 import dev.switchboard.bridge.store.Post;
 import java.util.List;

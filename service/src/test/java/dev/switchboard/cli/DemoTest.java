@@ -1,4 +1,4 @@
-package dev.switchboard.demo;
+package dev.switchboard.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,34 @@
+package dev.switchboard.bridge;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A Binding as the bridge runs it: chat channels of one platform connected to a backend, resolved from the
+ * configuration (the backend's dialect is copied in; the identity's token is handed over beside it, never held in
+ * a value that may be printed).
+ *
+ * @param userId the {@code X-User-Id} sent when the binding has no token
+ * @param dialect {@link #DIALECT_A2A} or {@link #DIALECT_KAGENT}
+ * @param agentRefNamespace kagent-v1: the agent's namespace
+ * @param agentRefName kagent-v1: the agent's name
+ */
+public record Binding(
+        String name,
+        String backendRef,
+        String platform,
+        List<String> channels,
+        String userId,
+        boolean questionsAllowed,
+        Duration questionTimeout,
+        String dialect,
+        String agentRefNamespace,
+        String agentRefName) {
+
+    public static final String DIALECT_A2A = "a2a";
+    public static final String DIALECT_KAGENT = "kagent-v1";
+
+    public Binding {
+        channels = List.copyOf(channels);
+    }
+}

@@ -1,0 +1,39 @@
+package dev.switchboard.bridge;
+
+import dev.switchboard.bridge.store.ChatThread;
+import dev.switchboard.bridge.store.Post;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The platforms the bridge serves, by name. */
+public final class ChatPlatforms {
+
+    private final Map<String, ChatPlatform> byName = new LinkedHashMap<>();
+
+    public ChatPlatforms(List<ChatPlatform> platforms) {
+        for (ChatPlatform p : platforms) {
+            if (byName.putIfAbsent(p.name(), p) != null) {
+                throw new IllegalArgumentException("two chat platforms named " + p.name());
+            }
+        }
+    }
+
+    /** The label of a thread's platform; a platform no longer served is labelled by its name. */
+    String label(String platform) {
+        ChatPlatform p = byName.get(platform);
+        if (p != null) {
+            return p.label();
+        }
+        return platform.isEmpty() ? platform : platform.substring(0, 1).toUpperCase(Locale.ROOT) + platform.substring(1);
+    }
+
+    /** Shows a post on its thread's platform; a platform no longer served shows nothing (the store keeps it). */
+    void show(ChatThread thread, Post post) {
+        ChatPlatform p = byName.get(thread.platform());
+        if (p != null) {
+            p.show(thread, post);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.switchboard.chat.web;
+
+import dev.switchboard.bridge.ChatPlatform;
+import dev.switchboard.bridge.store.ChatThread;
+import dev.switchboard.bridge.store.Post;
+
+/**
+ * The web chat as the bridge sees it: threads of platform {@code web}, people named {@code [Web: …]}, and a post
+ * shown by handing it to the browsers that watch its thread ({@link ChatEvents}, the API's SSE streams).
+ */
+public final class WebChatPlatform implements ChatPlatform {
+
+    public static final String NAME = "web";
+
+    private final ChatEvents events = new ChatEvents();
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String label() {
+        return "Web";
+    }
+
+    @Override
+    public void show(ChatThread thread, Post post) {
+        events.publish(post);
+    }
+
+    /** Who watches which thread. */
+    public ChatEvents events() {
+        return events;
+    }
+}
