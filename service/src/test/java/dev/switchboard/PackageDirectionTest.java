@@ -61,12 +61,6 @@ class PackageDirectionTest {
             // the SQL implementation of the registry's RegistrationStore
             "store -> registry");
 
-    /**
-     * What the engine may import besides {@code java.*}, {@code protocol} and itself — until the engine split
-     * (issue 9, point 5) gives it its own failure type and an explicit stored format. Tolerated, not required.
-     */
-    private static final List<String> ENGINE_PENDING = List.of("dev.switchboard.client.CallFailure", "com.fasterxml.jackson.");
-
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+)\\s*;");
     private static final Pattern IMPORT = Pattern.compile("(?m)^import\\s+(?:static\\s+)?([\\w.]+(?:\\.\\*)?)\\s*;");
     /** A use of one of ours: lower-case segments, then a type (or a wildcard). */
@@ -199,14 +193,12 @@ class PackageDirectionTest {
         USES.forEach((from, uses) -> {
             if (from.equals("bridge.engine") || from.startsWith("bridge.engine.")) {
                 uses.forEach((to, file) -> {
-                    if (!to.startsWith("protocol") && !to.startsWith("bridge.engine")
-                            && ENGINE_PENDING.stream().noneMatch(p -> p.startsWith("dev.switchboard." + to + "."))) {
+                    if (!to.startsWith("protocol") && !to.startsWith("bridge.engine")) {
                         wrong.add(from + " -> " + to + " (" + file + ")");
                     }
                 });
                 IMPORTS.getOrDefault(from, Set.of()).forEach(i -> {
-                    if (!i.startsWith("java.") && !i.startsWith("dev.switchboard.")
-                            && ENGINE_PENDING.stream().noneMatch(i::startsWith)) {
+                    if (!i.startsWith("java.") && !i.startsWith("dev.switchboard.")) {
                         wrong.add(from + " imports " + i);
                     }
                 });
