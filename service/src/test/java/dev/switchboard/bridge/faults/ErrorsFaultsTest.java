@@ -207,7 +207,7 @@ class ErrorsFaultsTest extends FaultTest {
     void aServerErrorWhileTheTaskRunsAnywayIsFoundWithListTasksAndFollowedNotSentAgain() {
         String context = contextOf(chat.newThread("v10", "a context first"));
         Sent first = lastThread;
-        Sent sent = chat.send(first.threadId(), "/orphan 503 /slow 500\nran anyway");
+        Sent sent = chat.send(first.threadId(), "/orphan 503 /slow 3000\nran anyway");
 
         chat.awaitState(sent, "completed");
         assertThat(chat.answer(first.threadId(), sent.messageId())).isEqualTo("ran anyway");
