@@ -32,6 +32,7 @@ public final class ChatStore {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final DataSource dataSource;
+    private final java.util.concurrent.locks.ReentrantLock writeLock = new java.util.concurrent.locks.ReentrantLock();
 
     public ChatStore(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -40,19 +41,17 @@ public final class ChatStore {
     // ---- threads ----
 
     public void createThread(ChatThread t) {
-        update("INSERT INTO chat_thread (thread_id, platform, channel, binding, title, created_at, last_activity) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?)", t.threadId(), t.platform(), t.channel(), t.binding(), t.title(),
+        update(ChatSql.INSERT_THREAD, t.threadId(), t.platform(), t.channel(), t.binding(), t.title(),
                 t.createdAt().toString(), t.lastActivity().toString());
     }
 
     public Optional<ChatThread> thread(String threadId) {
-        List<ChatThread> found = threads("SELECT * FROM chat_thread WHERE thread_id = ?", threadId);
+        List<ChatThread> found = threads(ChatSql.THREAD_BY_ID, threadId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
     public List<ChatThread> threads(String platform, String channel, int limit) {
-        return threads("SELECT * FROM chat_thread WHERE platform = ? AND channel = ? ORDER BY last_activity DESC LIMIT ?",
-                platform, channel, limit);
+        return threads(ChatSql.THREADS_OF_CHANNEL, platform, channel, limit);
     }
 
     private List<ChatThread> threads(String sql, Object... args) {
@@ -64,39 +63,42 @@ public final class ChatStore {
     // ---- posts ----
 
     public Optional<Post> post(String postId) {
-        List<Post> found = query("SELECT * FROM chat_post WHERE post_id = ?", ChatStore::post, postId);
+        List<Post> found = query(ChatSql.POST_BY_ID, ChatStore::post, postId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
     public List<Post> posts(String threadId) {
-        return query("SELECT * FROM chat_post WHERE thread_id = ? ORDER BY seq", ChatStore::post, threadId);
+        return query(ChatSql.POSTS_OF_THREAD, ChatStore::post, threadId);
     }
 
+    /** Appends a post; the thread's last_activity is moved once per commit, by the caller. */
     private Post appendIn(Connection c, String threadId, String postId, String kind, String text, Actor author,
             String turnMessageId, String state, Instant now) throws SQLException {
         long seq;
-        try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_post WHERE thread_id = ?")) {
-            s.setString(1, threadId);
+        try (PreparedStatement s = c.prepareStatement(ChatSql.APPEND_POST)) {
+            bind(s, postId, threadId, kind, text, author == null ? null : author.id(), author == null ? null : author.name(),
+                    author == null ? null : author.email(), turnMessageId, state, now.toString(), now.toString(), threadId);
             try (ResultSet rs = s.executeQuery()) {
                 rs.next();
                 seq = rs.getLong(1);
             }
         }
-        updateIn(c, "INSERT INTO chat_post (post_id, thread_id, seq, kind, text, author_id, author_name, author_email, "
-                        + "turn_message_id, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                postId, threadId, seq, kind, text, author == null ? null : author.id(), author == null ? null : author.name(),
-                author == null ? null : author.email(), turnMessageId, state, now.toString(), now.toString());
-        updateIn(c, "UPDATE chat_thread SET last_activity = ? WHERE thread_id = ?", now.toString(), threadId);
         return new Post(postId, threadId, seq, kind, text, author, turnMessageId, state, now, now);
     }
 
-    private Post postIn(Connection c, String postId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT * FROM chat_post WHERE post_id = ?")) {
-            s.setString(1, postId);
+    /** Runs an UPDATE … RETURNING * and adds the posts it changed to {@code out}; false when it changed none. */
+    private static boolean updateReturning(Connection c, List<Post> out, String sql, Object... args) throws SQLException {
+        boolean any = false;
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            bind(s, args);
             try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? post(rs) : null;
+                while (rs.next()) {
+                    out.add(post(rs));
+                    any = true;
+                }
             }
         }
+        return any;
     }
 
     private static Post post(ResultSet rs) throws SQLException {
@@ -115,45 +117,40 @@ public final class ChatStore {
      */
     public List<Post> commitStep(String threadId, Session session, List<Effect> effects, Post accepted, Instant now) {
         return inTransaction(c -> {
+            // what a step writes is what it changed (issue 9): a streamed chunk is one UPDATE of its answer post,
+            // read back by the same statement; the thread's activity is moved once, and only when a post is added
             List<Post> changed = new ArrayList<>();
+            boolean appended = false;
             if (accepted != null) {
                 changed.add(appendIn(c, threadId, accepted.id(), Post.USER, accepted.text(), accepted.author(),
                         accepted.turnMessageId(), accepted.state(), now));
+                appended = true;
             }
             for (Effect e : effects) {
-                Post p = null;
                 if (e instanceof Effect.ShowAnswer a) {
                     String id = "answer-" + a.messageId();
-                    int n = updateIn(c, "UPDATE chat_post SET text = ?, updated_at = ? WHERE post_id = ?", a.text(),
-                            now.toString(), id);
-                    p = n == 0 ? appendIn(c, threadId, id, Post.AGENT, a.text(), null, a.messageId(), null, now) : postIn(c, id);
+                    if (!updateReturning(c, changed, ChatSql.UPDATE_ANSWER, a.text(), now.toString(), id)) {
+                        changed.add(appendIn(c, threadId, id, Post.AGENT, a.text(), null, a.messageId(), null, now));
+                        appended = true;
+                    }
                 } else if (e instanceof Effect.PostNotice n) {
-                    p = appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.NOTICE, n.text(), null,
-                            n.messageId(), null, now);
+                    changed.add(appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.NOTICE, n.text(), null,
+                            n.messageId(), null, now));
+                    appended = true;
                 } else if (e instanceof Effect.AskQuestion q) {
-                    p = appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.QUESTION, q.text(), null,
-                            q.messageId(), null, now);
+                    changed.add(appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.QUESTION, q.text(), null,
+                            q.messageId(), null, now));
+                    appended = true;
                 } else if (e instanceof Effect.TurnStateChanged t) {
                     // the turn's own post and the answers to its questions all show the turn's state
                     String state = t.state().name().toLowerCase(java.util.Locale.ROOT);
                     // a reply first taken as an answer may become a turn of its own: it then follows its own state
-                    updateIn(c, "UPDATE chat_post SET turn_message_id = post_id WHERE kind = 'user' AND post_id = ?",
-                            t.messageId());
-                    updateIn(c, "UPDATE chat_post SET state = ?, updated_at = ? WHERE kind = 'user' AND turn_message_id = ?",
-                            state, now.toString(), t.messageId());
-                    try (PreparedStatement s = c.prepareStatement(
-                            "SELECT * FROM chat_post WHERE kind = 'user' AND turn_message_id = ?")) {
-                        s.setString(1, t.messageId());
-                        try (ResultSet rs = s.executeQuery()) {
-                            while (rs.next()) {
-                                changed.add(post(rs));
-                            }
-                        }
-                    }
+                    updateIn(c, ChatSql.ADOPT_TURN, t.messageId());
+                    updateReturning(c, changed, ChatSql.TURN_STATE, state, now.toString(), t.messageId());
                 }
-                if (p != null) {
-                    changed.add(p);
-                }
+            }
+            if (appended) {
+                updateIn(c, ChatSql.TOUCH_THREAD, now.toString(), threadId);
             }
             saveSessionIn(c, threadId, session, now);
             return changed;
@@ -163,7 +160,7 @@ public final class ChatStore {
     // ---- sessions ----
 
     public Optional<Session> session(String threadId) {
-        List<Session> found = query("SELECT state FROM bridge_session WHERE thread_id = ?",
+        List<Session> found = query(ChatSql.SESSION_BY_THREAD,
                 rs -> readSession(rs.getString(1)), threadId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
@@ -171,7 +168,7 @@ public final class ChatStore {
     /** Threads whose sessions have unfinished turns: recovered at start. */
     public Map<String, Session> pendingSessions() {
         Map<String, Session> out = new java.util.LinkedHashMap<>();
-        query("SELECT thread_id, state FROM bridge_session WHERE pending = 1 ORDER BY updated_at", rs -> {
+        query(ChatSql.PENDING_SESSIONS, rs -> {
             out.put(rs.getString(1), readSession(rs.getString(2)));
             return null;
         });
@@ -185,9 +182,7 @@ public final class ChatStore {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new StoreException("cannot serialise session " + threadId, e);
         }
-        updateIn(c, "INSERT INTO bridge_session (thread_id, state, pending, updated_at) VALUES (?, ?, ?, ?) "
-                + "ON CONFLICT (thread_id) DO UPDATE SET state = excluded.state, pending = excluded.pending, "
-                + "updated_at = excluded.updated_at", threadId, json, session.idle() ? 0 : 1, now.toString());
+        updateIn(c, ChatSql.SAVE_SESSION, threadId, json, session.idle() ? 0 : 1, now.toString());
     }
 
     private static Session readSession(String json) {
@@ -238,6 +233,18 @@ public final class ChatStore {
     }
 
     private <T> T inTransaction(Work<T> work) {
+        // SQLite has one writer at a time, and a writer that finds the lock taken sleeps in its busy handler
+        // (1 ms growing to 100 ms per try): under load the lanes and the web chat's workers spent most of their
+        // time asleep there. Writers of this store queue on this lock instead and wake as soon as it is free.
+        writeLock.lock();
+        try {
+            return transaction(work);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private <T> T transaction(Work<T> work) {
         try (Connection c = dataSource.getConnection()) {
             boolean auto = c.getAutoCommit();
             c.setAutoCommit(false);
