@@ -106,16 +106,18 @@ java -cp "$CP" BridgeBench rounds "http://127.0.0.1:$SB_PORT" echo "$SB_PID" "$R
 if [ "$JFR" = 1 ]; then jcmd "$SB_PID" JFR.stop name=bench > /dev/null; log "JFR recording: $WORK/rounds.jfr"; fi
 field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
 out "== Closed loop: rounds of $THREADS new threads (one message each), $CLIENTS concurrent clients =="
-out "$(printf '%-6s %16s %11s %11s %9s %9s %10s %14s %s' round 'threads in store' accepted/s finished/s 'p50 ms' 'p99 ms' 'heap MiB' 'heap KB/thread' 'completed/errors')"
+out "$(printf '%-6s %16s %11s %11s %9s %9s %10s %14s %11s %s' round 'threads in store' accepted/s finished/s 'p50 ms' 'p99 ms' 'heap MiB' 'heap KB/thread' 'CPU us/turn' 'completed/errors')"
 while read -r line; do
   r=$(field "$line" round)
   [ "$r" = 0 ] && { out "$(printf '%-6s %16s %11s %11s %9s %9s %10.1f' 0 "$(field "$line" threads)" - - - - "$(awk -v k="$(field "$line" heap_kb)" 'BEGIN {print k/1024}')")"; continue; }
-  out "$(printf '%-6s %16s %11s %11s %9s %9s %10.1f %14s %s/%s' "$r" "$(field "$line" threads)" "$(field "$line" accepted_per_s)" \
+  out "$(printf '%-6s %16s %11s %11s %9s %9s %10.1f %14s %11s %s/%s' "$r" "$(field "$line" threads)" "$(field "$line" accepted_per_s)" \
       "$(field "$line" finished_per_s)" "$(field "$line" p50_ms)" "$(field "$line" p99_ms)" \
       "$(awk -v k="$(field "$line" heap_kb)" 'BEGIN {print k/1024}')" "$(field "$line" heap_kb_per_thread)" \
-      "$(field "$line" completed)" "$(field "$line" errors)")"
+      "$(field "$line" cpu_us_per_turn)" "$(field "$line" completed)" "$(field "$line" errors)")"
 done < <(grep '^RESULT' "$WORK/rounds.out")
 out "   latency: the turn's final state as committed by the server (post updatedAt) minus when its POST was sent;"
+out "   CPU us/turn: Switchboard's JVM (user+system, all threads) over the round / turns: the figure least moved by"
+out "   other work on a shared machine, which takes cores from every process here"
 out "   heap: used after two full GCs (jcmd GC.run; GC.heap_info); per thread = growth since round 0 / threads added"
 
 if [ "$RATE" != 0 ]; then

@@ -86,7 +86,9 @@ public final class BridgeBench {
         for (int r = 1; r <= rounds; r++) {
             System.err.println("round " + r + ": " + n + " threads, " + clients + " clients");
             Instant start = Instant.now();
+            long cpu0 = cpuTicks();
             List<Done> done = round(n, clients);
+            long cpu = cpuTicks() - cpu0;
             inStore += n;
             Instant lastAccepted = done.stream().map(Done::accepted).max(Instant::compareTo).orElse(start);
             Instant lastFinished = done.stream().map(Done::finished).max(Instant::compareTo).orElse(start);
@@ -94,9 +96,10 @@ public final class BridgeBench {
             double[] lat = done.stream().mapToDouble(Done::latencyMs).sorted().toArray();
             long ok = done.stream().filter(d -> d.state().equals("completed")).count();
             System.out.printf("RESULT round=%d threads=%d accepted_per_s=%.0f finished_per_s=%.0f p50_ms=%.1f p99_ms=%.1f "
-                            + "heap_kb=%.0f heap_kb_per_thread=%.2f completed=%d errors=%d%n",
+                            + "heap_kb=%.0f heap_kb_per_thread=%.2f completed=%d errors=%d cpu_us_per_turn=%.0f%n",
                     r, inStore, done.size() / secs(start, lastAccepted), done.size() / secs(start, lastFinished),
-                    pct(lat, 50), pct(lat, 99), heap, (heap - base0) / (inStore - warmup), ok, errors.getAndSet(0));
+                    pct(lat, 50), pct(lat, 99), heap, (heap - base0) / (inStore - warmup), ok, errors.getAndSet(0),
+                    cpu * 1e6 / 100 / Math.max(1, done.size()));
             System.out.flush();
         }
     }
@@ -204,6 +207,13 @@ public final class BridgeBench {
     }
 
     // ---- helpers ----
+
+    /** CPU the measured JVM has used, user and system, in clock ticks (1/100 s on Linux). */
+    long cpuTicks() throws IOException {
+        String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
 
     /** Used heap after two full GCs, in KB (jcmd GC.run; GC.heap_info). */
     double heapKb() throws IOException, InterruptedException {
