@@ -132,7 +132,17 @@ if [ "$RATE" != 0 ]; then
       "$(field "$line" p90_ms)" "$(field "$line" p99_ms)" "$(field "$line" max_ms)" "$(field "$line" errors)")"
 fi
 out ""
-out "bridge metrics at the end: $(curl -s "http://127.0.0.1:$SB_PORT/metrics" | grep -c '^switchboard_bridge_') series named switchboard_bridge_*"
+curl -s "http://127.0.0.1:$SB_PORT/metrics" > "$WORK/metrics.txt"
+sum_of() { awk -v n="$1" 'index($0, n) == 1 && substr($0, length(n) + 1, 1) ~ /[{ ]/ { s += $NF } END { printf "%.0f", s }' "$WORK/metrics.txt"; }
+commits=$(sum_of switchboard_bridge_store_commit_seconds_count); commit_s=$(sum_of switchboard_bridge_store_commit_seconds_sum)
+finished=$(sum_of switchboard_bridge_turns_finished_total)
+if [ "${finished:-0}" -gt 0 ]; then
+  out "bridge metrics over the whole run: $finished turns finished, $commits store commits" \
+      "($(awk -v c="$commits" -v f="$finished" 'BEGIN { printf "%.1f", c / f }') per turn, mean" \
+      "$(awk -v s="$(awk '/^switchboard_bridge_store_commit_seconds_sum/ {print $NF}' "$WORK/metrics.txt")" -v c="$commits" 'BEGIN { if (c > 0) printf "%.2f", 1000 * s / c }') ms with the wait for the writer)"
+else
+  out "bridge metrics: none (a build before switchboard_bridge_* metrics)"
+fi
 mkdir -p "$BENCH/results"
 cp "$REPORT" "$BENCH/results/bridge-latest.txt"
 log "results written to bench/results/bridge-latest.txt"
