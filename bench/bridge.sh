@@ -5,7 +5,7 @@ set -euo pipefail
 
 BENCH="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
-JAR="$ROOT/service/target/switchboard-app.jar"
+JAR="${JAR:-$ROOT/service/target/switchboard-app.jar}" # another build to measure, e.g. an older commit's
 
 ROUNDS="${ROUNDS:-3}"                # closed-loop rounds
 THREADS="${THREADS:-2000}"           # new threads (one message each) per round
@@ -17,6 +17,7 @@ RATE_DURATION="${RATE_DURATION:-20}"
 AGENT_BEHAVIOUR="${AGENT_BEHAVIOUR:-/fulltask}" # the echo agent's default behaviour (test-kit directive)
 SB_JAVA_OPTS="${SB_JAVA_OPTS:-}"     # extra JVM flags for Switchboard
 JFR="${JFR:-0}"                      # 1: record the rounds with JFR into the work dir (kept)
+SESSION_IDLE="${SESSION_IDLE:-}"     # bridge.sessionIdleTimeout (e.g. 5s); empty: the product default (10m)
 KEEP_WORK="${KEEP_WORK:-0}"
 
 WORK="$(mktemp -d /tmp/switchboard-bridge-bench.XXXXXX)"
@@ -66,12 +67,15 @@ PIDS+=($!)
 wait_http "http://127.0.0.1:$AG_PORT/.well-known/agent-card.json" 60
 
 SB_PORT=$(free_port)
+BRIDGE_LINE=""
+if [ -n "$SESSION_IDLE" ]; then BRIDGE_LINE="  bridge: {sessionIdleTimeout: $SESSION_IDLE}"; fi
 cat > "$WORK/switchboard.yaml" <<YAML
 apiVersion: switchboard.dev/v1
 kind: Server
 spec:
   listen: 127.0.0.1:$SB_PORT
   store: sqlite:$WORK/switchboard.db
+$BRIDGE_LINE
 ---
 apiVersion: switchboard.dev/v1
 kind: AgentBackend
@@ -96,7 +100,7 @@ LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 out "Switchboard chat-bridge benchmark — $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 out "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1)"
 out "machine: $(nproc) cores, load average at start: $LOAD_START (other work on the machine shares the cores)"
-out "switchboard: java ${SB_JAVA_OPTS:-(default flags)} -jar switchboard-app.jar serve; embedded store; agent: test-kit echo ($AGENT_BEHAVIOUR) in its own JVM"
+out "switchboard: ${SESSION_IDLE:+sessionIdleTimeout $SESSION_IDLE; }java ${SB_JAVA_OPTS:-(default flags)} -jar switchboard-app.jar serve; embedded store; agent: test-kit echo ($AGENT_BEHAVIOUR) in its own JVM"
 out ""
 
 if [ "$JFR" = 1 ]; then jcmd "$SB_PID" JFR.start name=bench settings=profile filename="$WORK/rounds.jfr" > /dev/null; fi
