@@ -6,6 +6,7 @@ set -euo pipefail
 BENCH="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
 JAR="${JAR:-$ROOT/service/target/switchboard-app.jar}" # another build to measure, e.g. an older commit's
+JAR_SOURCE="$JAR"
 
 ROUNDS="${ROUNDS:-3}"                # closed-loop rounds
 THREADS="${THREADS:-2000}"           # new threads (one message each) per round
@@ -98,7 +99,11 @@ wait_http "http://127.0.0.1:$SB_PORT/healthz" 60
 
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 out "Switchboard chat-bridge benchmark — $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-out "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'), $(java -version 2>&1 | head -1)"
+if [ "$JAR_SOURCE" = "$ROOT/service/target/switchboard-app.jar" ]; then
+  out "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?') (this work tree's build), $(java -version 2>&1 | head -1)"
+else
+  out "jar $JAR_SOURCE (not this work tree's build), $(java -version 2>&1 | head -1)"
+fi
 out "machine: $(nproc) cores, load average at start: $LOAD_START (other work on the machine shares the cores)"
 out "switchboard: ${SESSION_IDLE:+sessionIdleTimeout $SESSION_IDLE; }java ${SB_JAVA_OPTS:-(default flags)} -jar switchboard-app.jar serve; embedded store; agent: test-kit echo ($AGENT_BEHAVIOUR) in its own JVM"
 out ""
@@ -119,6 +124,9 @@ while read -r line; do
       "$(awk -v k="$(field "$line" heap_kb)" 'BEGIN {print k/1024}')" "$(field "$line" heap_kb_per_thread)" \
       "$(field "$line" cpu_us_per_turn)" "$(field "$line" completed)" "$(field "$line" errors)")"
 done < <(grep '^RESULT' "$WORK/rounds.out")
+out "   where the heap kept since round 0 went (live objects, jcmd GC.class_histogram; bytes per thread added, top 12):"
+grep '^HISTO' "$WORK/rounds.out" | sed 's/^HISTO bytes_per_thread=\([0-9]*\) class=\(.*\)/\1 \2/' \
+  | awk '{ printf "     %7s B/thread  %s\n", $1, $2 }' | tee -a "$REPORT"
 out "   latency: the turn's final state as committed by the server (post updatedAt) minus when its POST was sent;"
 out "   CPU us/turn: Switchboard's JVM (user+system, all threads) over the round / turns: the figure least moved by"
 out "   other work on a shared machine, which takes cores from every process here"

@@ -82,6 +82,7 @@ public final class BridgeBench {
             inStore += warmup;
         }
         double base0 = heapKb();
+        java.util.Map<String, long[]> histo0 = histogram();
         System.out.printf("RESULT round=0 threads=%d heap_kb=%.0f%n", inStore, base0);
         for (int r = 1; r <= rounds; r++) {
             System.err.println("round " + r + ": " + n + " threads, " + clients + " clients");
@@ -102,6 +103,26 @@ public final class BridgeBench {
                     cpu * 1e6 / 100 / Math.max(1, done.size()));
             System.out.flush();
         }
+        // where the heap that stayed went: live objects after full GCs, growth since round 0, top classes
+        java.util.Map<String, long[]> histo1 = histogram();
+        long added = (long) rounds * n;
+        histo1.entrySet().stream()
+                .map(e -> java.util.Map.entry(e.getKey(), e.getValue()[1] - histo0.getOrDefault(e.getKey(), new long[2])[1]))
+                .filter(e -> e.getValue() > 0).sorted((a, b) -> Long.compare(b.getValue(), a.getValue())).limit(12)
+                .forEach(e -> System.out.printf("HISTO bytes_per_thread=%.0f class=%s%n", (double) e.getValue() / added,
+                        e.getKey()));
+    }
+
+    /** class → {instances, bytes} of live objects (jcmd GC.class_histogram forces a full GC first). */
+    java.util.Map<String, long[]> histogram() throws IOException, InterruptedException {
+        java.util.Map<String, long[]> out = new java.util.HashMap<>();
+        for (String line : jcmd("GC.class_histogram").split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 4 && f[0].endsWith(":")) {
+                out.put(f[3], new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])});
+            }
+        }
+        return out;
     }
 
     private List<Done> round(int n, int clients) throws InterruptedException {
