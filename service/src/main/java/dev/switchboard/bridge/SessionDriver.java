@@ -4,9 +4,11 @@ import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.Effect;
 import dev.switchboard.bridge.engine.Engine;
 import dev.switchboard.bridge.engine.Input;
+import dev.switchboard.bridge.engine.Outcome;
 import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.bridge.engine.Transition;
 import dev.switchboard.bridge.engine.Turn;
+import dev.switchboard.bridge.engine.TurnView;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
@@ -19,7 +21,6 @@ import dev.switchboard.client.StreamListener;
 import dev.switchboard.protocol.model.ListTasksParams;
 import dev.switchboard.protocol.model.SendMessageParams;
 import dev.switchboard.protocol.model.StreamEvent;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -32,8 +33,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -64,7 +65,10 @@ public final class SessionDriver implements AutoCloseable {
     private final Clock clock;
     private final MeterRegistry meters;
     private final Map<String, BindingRuntime> bindings;
-    private final ExecutorService[] lanes;
+    private final ThreadPoolExecutor[] lanes;
+    private final BridgeMetrics metrics;
+    /** when each unfinished turn of a thread in memory was accepted, for the turn duration histogram */
+    private final ConcurrentHashMap<String, Map<String, Instant>> turnStarts = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Session> sessions = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ChatThread> threads = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, StreamHandle> streams = new ConcurrentHashMap<>();
@@ -89,15 +93,17 @@ public final class SessionDriver implements AutoCloseable {
         this.clock = clock;
         this.meters = meters;
         this.bindings = Map.copyOf(bindings);
-        this.lanes = new ExecutorService[laneCount];
+        this.lanes = new ThreadPoolExecutor[laneCount];
         for (int i = 0; i < laneCount; i++) {
             int n = i;
-            lanes[i] = Executors.newSingleThreadExecutor(r -> {
+            // a plain single-thread pool, so that its queue's depth can be a gauge
+            lanes[i] = new ThreadPoolExecutor(1, 1, 0L, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
                 Thread t = new Thread(r, "bridge-lane-" + n);
                 t.setDaemon(true);
                 return t;
             });
         }
+        this.metrics = new BridgeMetrics(meters, this.bindings, sessions::size, lanes);
         long idle = limits.sessionIdleTimeout().toMillis();
         this.sweepTimer = vertx.setPeriodic(Math.max(10, Math.min(idle / 2, 60_000)), id -> evictIdle());
     }
@@ -124,6 +130,7 @@ public final class SessionDriver implements AutoCloseable {
                         && !timers.containsKey(threadId)) {
                     sessions.remove(threadId);
                     threads.remove(threadId);
+                    turnStarts.remove(threadId);
                     lastInput.remove(threadId);
                 }
                 return null;
@@ -196,8 +203,13 @@ public final class SessionDriver implements AutoCloseable {
             String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
             Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
                     owner == null ? messageId : owner.messageId(), state, now, now);
-            List<Post> changed = store.commitStep(thread.threadId(), t.session(), t.effects(), accepted, now);
+            List<Post> changed = metrics.commit(() -> store.commitStep(thread.threadId(), t.session(), t.effects(), accepted, now));
             sessions.put(thread.threadId(), t.session());
+            if (owner == null || owner.messageId().equals(messageId)) {
+                metrics.turnStarted(thread.binding());
+                turnStarts.computeIfAbsent(thread.threadId(), k -> new ConcurrentHashMap<>()).put(messageId, now);
+            }
+            observe(thread.threadId(), t, now);
             changed.forEach(p -> platforms.show(thread, p));
             run(thread.threadId(), t);
             cancelTimersIfIdle(thread.threadId(), t.session());
@@ -233,8 +245,9 @@ public final class SessionDriver implements AutoCloseable {
                 cancelTimersIfIdle(threadId, t.session());
                 return null;
             }
-            List<Post> changed = store.commitStep(threadId, t.session(), t.effects(), null, now);
+            List<Post> changed = metrics.commit(() -> store.commitStep(threadId, t.session(), t.effects(), null, now));
             sessions.put(threadId, t.session());
+            observe(threadId, t, now);
             changed.forEach(p -> platforms.show(thread(threadId), p));
             run(threadId, t);
             cancelTimersIfIdle(threadId, t.session());
@@ -262,6 +275,36 @@ public final class SessionDriver implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("unknown thread " + id)));
     }
 
+    /** What a committed step tells the bridge's meters: turns finished, resends, cancels. */
+    private void observe(String threadId, Transition t, Instant now) {
+        String binding = thread(threadId).binding();
+        for (Effect e : t.effects()) {
+            if (e instanceof Effect.TurnStateChanged c && FINISHED.containsKey(c.state())) {
+                Map<String, Instant> starts = turnStarts.get(threadId);
+                Instant start = starts == null ? null : starts.remove(c.messageId());
+                metrics.turnFinished(binding, FINISHED.get(c.state()), start == null ? null : Duration.between(start, now));
+            } else if (e instanceof Effect.SendStream s) {
+                t.session().turn(s.message().messageId()).filter(turn -> turn.sendAttempts() > 1)
+                        .ifPresent(turn -> metrics.resend(binding));
+            } else if (e instanceof Effect.CancelTask) {
+                metrics.cancel(binding);
+            }
+        }
+    }
+
+    private static final Map<TurnView, Outcome> FINISHED = Map.of(TurnView.COMPLETED, Outcome.COMPLETED,
+            TurnView.FAILED, Outcome.FAILED, TurnView.REJECTED, Outcome.REJECTED, TurnView.CANCELED, Outcome.CANCELED,
+            TurnView.NOT_DELIVERED, Outcome.NOT_DELIVERED);
+
+    /** Counts a call's result, then feeds it to the session. */
+    private void callResult(String threadId, Input.Call method, CallFailure failure, Input input) {
+        ChatThread thread = threads.get(threadId);
+        if (thread != null) {
+            metrics.agentCall(thread.binding(), method, failure);
+        }
+        submit(threadId, input);
+    }
+
     // ================= effects =================
 
     private void run(String threadId, Transition t) {
@@ -284,9 +327,10 @@ public final class SessionDriver implements AutoCloseable {
             hold(threadId);
             client.fetchCard(ep).onComplete(ar -> {
                 release(threadId);
-                submit(threadId, ar.succeeded()
+                CallFailure failure = ar.succeeded() ? null : failureOf(ar.cause());
+                callResult(threadId, Input.Call.CARD, failure, failure == null
                         ? new Input.CardFetched(f.gen(), ar.result())
-                        : callFailed(f.gen(), Input.Call.CARD, failureOf(ar.cause()), false));
+                        : callFailed(f.gen(), Input.Call.CARD, failure, false));
             });
         } else if (e instanceof Effect.SendStream s) {
             stream(threadId, s.gen(), Input.Call.SEND, listener -> client.sendStreaming(endpoint(threadId, session),
@@ -323,12 +367,8 @@ public final class SessionDriver implements AutoCloseable {
             });
         } else if (e instanceof Effect.CountCredentialRejection) {
             ChatThread thread = thread(threadId);
-            Counter.builder("switchboard_credential_rejections_total")
-                    .description("Calls the agent answered with HTTP 401 or 403")
-                    .tag("binding", thread.binding())
-                    .tag("backend", bindings.get(thread.binding()).spec().backendRef())
-                    .register(meters)
-                    .increment();
+            BindingRuntime binding = bindings.get(thread.binding());
+            metrics.credentialRejection(thread.binding(), binding == null ? "unknown" : binding.spec().backendRef());
         }
         // ShowAnswer, PostNotice, AskQuestion, TurnStateChanged were committed with the step
     }
@@ -357,13 +397,13 @@ public final class SessionDriver implements AutoCloseable {
             @Override
             public void onEnd() {
                 streams.remove(threadId, open);
-                submit(threadId, new Input.StreamEnded(gen));
+                callResult(threadId, call, null, new Input.StreamEnded(gen));
             }
 
             @Override
             public void onFailure(CallFailure failure, boolean afterEvents) {
                 streams.remove(threadId, open);
-                submit(threadId, callFailed(gen, call, failure, afterEvents));
+                callResult(threadId, call, failure, callFailed(gen, call, failure, afterEvents));
             }
         };
         // the client must be driven from a Vert.x context; its callbacks then stay on it
@@ -411,7 +451,8 @@ public final class SessionDriver implements AutoCloseable {
         hold(threadId);
         vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> {
             release(threadId);
-            submit(threadId, ar.succeeded() ? ar.result() : callFailed(gen, call, failureOf(ar.cause()), false));
+            CallFailure failure = ar.succeeded() ? null : failureOf(ar.cause());
+            callResult(threadId, call, failure, failure == null ? ar.result() : callFailed(gen, call, failure, false));
         }));
     }
 
@@ -438,7 +479,7 @@ public final class SessionDriver implements AutoCloseable {
 
     private <T> Future<T> onLane(String key, Supplier<T> work) {
         Promise<T> promise = Promise.promise();
-        ExecutorService lane = lanes[Math.floorMod(key.hashCode(), lanes.length)];
+        ThreadPoolExecutor lane = lanes[Math.floorMod(key.hashCode(), lanes.length)];
         try {
             lane.execute(() -> {
                 try {
@@ -458,10 +499,10 @@ public final class SessionDriver implements AutoCloseable {
         closed = true;
         vertx.cancelTimer(sweepTimer);
         streams.values().forEach(StreamHandle::close);
-        for (ExecutorService lane : lanes) {
+        for (ThreadPoolExecutor lane : lanes) {
             lane.shutdown();
         }
-        for (ExecutorService lane : lanes) {
+        for (ThreadPoolExecutor lane : lanes) {
             try {
                 lane.awaitTermination(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {

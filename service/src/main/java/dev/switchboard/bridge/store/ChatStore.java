@@ -23,6 +23,10 @@ import javax.sql.DataSource;
 public final class ChatStore {
 
     private final DataSource dataSource;
+    private final java.util.concurrent.locks.ReentrantLock writeLock = new java.util.concurrent.locks.ReentrantLock();
+    /** the connection every write goes through, and its prepared statements; guarded by {@link #writeLock} */
+    private Connection writer;
+    private final Map<String, PreparedStatement> statements = new java.util.HashMap<>();
 
     public ChatStore(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -31,19 +35,17 @@ public final class ChatStore {
     // ---- threads ----
 
     public void createThread(ChatThread t) {
-        update("INSERT INTO chat_thread (thread_id, platform, channel, binding, title, created_at, last_activity) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?)", t.threadId(), t.platform(), t.channel(), t.binding(), t.title(),
+        update(ChatSql.INSERT_THREAD, t.threadId(), t.platform(), t.channel(), t.binding(), t.title(),
                 t.createdAt().toString(), t.lastActivity().toString());
     }
 
     public Optional<ChatThread> thread(String threadId) {
-        List<ChatThread> found = threads("SELECT * FROM chat_thread WHERE thread_id = ?", threadId);
+        List<ChatThread> found = threads(ChatSql.THREAD_BY_ID, threadId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
     public List<ChatThread> threads(String platform, String channel, int limit) {
-        return threads("SELECT * FROM chat_thread WHERE platform = ? AND channel = ? ORDER BY last_activity DESC LIMIT ?",
-                platform, channel, limit);
+        return threads(ChatSql.THREADS_OF_CHANNEL, platform, channel, limit);
     }
 
     private List<ChatThread> threads(String sql, Object... args) {
@@ -55,39 +57,40 @@ public final class ChatStore {
     // ---- posts ----
 
     public Optional<Post> post(String postId) {
-        List<Post> found = query("SELECT * FROM chat_post WHERE post_id = ?", ChatStore::post, postId);
+        List<Post> found = query(ChatSql.POST_BY_ID, ChatStore::post, postId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
     public List<Post> posts(String threadId) {
-        return query("SELECT * FROM chat_post WHERE thread_id = ? ORDER BY seq", ChatStore::post, threadId);
+        return query(ChatSql.POSTS_OF_THREAD, ChatStore::post, threadId);
     }
 
+    /** Appends a post; the thread's last_activity is moved once per commit, by the caller. */
     private Post appendIn(Connection c, String threadId, String postId, String kind, String text, Actor author,
             String turnMessageId, String state, Instant now) throws SQLException {
         long seq;
-        try (PreparedStatement s = c.prepareStatement("SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_post WHERE thread_id = ?")) {
-            s.setString(1, threadId);
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                seq = rs.getLong(1);
-            }
+        PreparedStatement s = statement(c, ChatSql.APPEND_POST);
+        bind(s, postId, threadId, kind, text, author == null ? null : author.id(), author == null ? null : author.name(),
+                author == null ? null : author.email(), turnMessageId, state, now.toString(), now.toString(), threadId);
+        try (ResultSet rs = s.executeQuery()) {
+            rs.next();
+            seq = rs.getLong(1);
         }
-        updateIn(c, "INSERT INTO chat_post (post_id, thread_id, seq, kind, text, author_id, author_name, author_email, "
-                        + "turn_message_id, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                postId, threadId, seq, kind, text, author == null ? null : author.id(), author == null ? null : author.name(),
-                author == null ? null : author.email(), turnMessageId, state, now.toString(), now.toString());
-        updateIn(c, "UPDATE chat_thread SET last_activity = ? WHERE thread_id = ?", now.toString(), threadId);
         return new Post(postId, threadId, seq, kind, text, author, turnMessageId, state, now, now);
     }
 
-    private Post postIn(Connection c, String postId) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement("SELECT * FROM chat_post WHERE post_id = ?")) {
-            s.setString(1, postId);
-            try (ResultSet rs = s.executeQuery()) {
-                return rs.next() ? post(rs) : null;
+    /** Runs an UPDATE … RETURNING * and adds the posts it changed to {@code out}; false when it changed none. */
+    private boolean updateReturning(Connection c, List<Post> out, String sql, Object... args) throws SQLException {
+        boolean any = false;
+        PreparedStatement s = statement(c, sql);
+        bind(s, args);
+        try (ResultSet rs = s.executeQuery()) {
+            while (rs.next()) {
+                out.add(post(rs));
+                any = true;
             }
         }
+        return any;
     }
 
     private static Post post(ResultSet rs) throws SQLException {
@@ -106,45 +109,40 @@ public final class ChatStore {
      */
     public List<Post> commitStep(String threadId, Session session, List<Effect> effects, Post accepted, Instant now) {
         return inTransaction(c -> {
+            // what a step writes is what it changed (issue 9): a streamed chunk is one UPDATE of its answer post,
+            // read back by the same statement; the thread's activity is moved once, and only when a post is added
             List<Post> changed = new ArrayList<>();
+            boolean appended = false;
             if (accepted != null) {
                 changed.add(appendIn(c, threadId, accepted.id(), Post.USER, accepted.text(), accepted.author(),
                         accepted.turnMessageId(), accepted.state(), now));
+                appended = true;
             }
             for (Effect e : effects) {
-                Post p = null;
                 if (e instanceof Effect.ShowAnswer a) {
                     String id = "answer-" + a.messageId();
-                    int n = updateIn(c, "UPDATE chat_post SET text = ?, updated_at = ? WHERE post_id = ?", a.text(),
-                            now.toString(), id);
-                    p = n == 0 ? appendIn(c, threadId, id, Post.AGENT, a.text(), null, a.messageId(), null, now) : postIn(c, id);
+                    if (!updateReturning(c, changed, ChatSql.UPDATE_ANSWER, a.text(), now.toString(), id)) {
+                        changed.add(appendIn(c, threadId, id, Post.AGENT, a.text(), null, a.messageId(), null, now));
+                        appended = true;
+                    }
                 } else if (e instanceof Effect.PostNotice n) {
-                    p = appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.NOTICE, n.text(), null,
-                            n.messageId(), null, now);
+                    changed.add(appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.NOTICE, n.text(), null,
+                            n.messageId(), null, now));
+                    appended = true;
                 } else if (e instanceof Effect.AskQuestion q) {
-                    p = appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.QUESTION, q.text(), null,
-                            q.messageId(), null, now);
+                    changed.add(appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.QUESTION, q.text(), null,
+                            q.messageId(), null, now));
+                    appended = true;
                 } else if (e instanceof Effect.TurnStateChanged t) {
                     // the turn's own post and the answers to its questions all show the turn's state
                     String state = t.state().name().toLowerCase(java.util.Locale.ROOT);
                     // a reply first taken as an answer may become a turn of its own: it then follows its own state
-                    updateIn(c, "UPDATE chat_post SET turn_message_id = post_id WHERE kind = 'user' AND post_id = ?",
-                            t.messageId());
-                    updateIn(c, "UPDATE chat_post SET state = ?, updated_at = ? WHERE kind = 'user' AND turn_message_id = ?",
-                            state, now.toString(), t.messageId());
-                    try (PreparedStatement s = c.prepareStatement(
-                            "SELECT * FROM chat_post WHERE kind = 'user' AND turn_message_id = ?")) {
-                        s.setString(1, t.messageId());
-                        try (ResultSet rs = s.executeQuery()) {
-                            while (rs.next()) {
-                                changed.add(post(rs));
-                            }
-                        }
-                    }
+                    updateIn(c, ChatSql.ADOPT_TURN, t.messageId());
+                    updateReturning(c, changed, ChatSql.TURN_STATE, state, now.toString(), t.messageId());
                 }
-                if (p != null) {
-                    changed.add(p);
-                }
+            }
+            if (appended) {
+                updateIn(c, ChatSql.TOUCH_THREAD, now.toString(), threadId);
             }
             saveSessionIn(c, threadId, session, now);
             return changed;
@@ -154,7 +152,7 @@ public final class ChatStore {
     // ---- sessions ----
 
     public Optional<Session> session(String threadId) {
-        List<Session> found = query("SELECT state FROM bridge_session WHERE thread_id = ?",
+        List<Session> found = query(ChatSql.SESSION_BY_THREAD,
                 rs -> readSession(rs.getString(1)), threadId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
@@ -162,7 +160,7 @@ public final class ChatStore {
     /** Threads whose sessions have unfinished turns: recovered at start. */
     public Map<String, Session> pendingSessions() {
         Map<String, Session> out = new java.util.LinkedHashMap<>();
-        query("SELECT thread_id, state FROM bridge_session WHERE pending = 1 ORDER BY updated_at", rs -> {
+        query(ChatSql.PENDING_SESSIONS, rs -> {
             out.put(rs.getString(1), readSession(rs.getString(2)));
             return null;
         });
@@ -170,10 +168,7 @@ public final class ChatStore {
     }
 
     private void saveSessionIn(Connection c, String threadId, Session session, Instant now) throws SQLException {
-        String json = SessionFormat.write(session);
-        updateIn(c, "INSERT INTO bridge_session (thread_id, state, pending, updated_at) VALUES (?, ?, ?, ?) "
-                + "ON CONFLICT (thread_id) DO UPDATE SET state = excluded.state, pending = excluded.pending, "
-                + "updated_at = excluded.updated_at", threadId, json, session.idle() ? 0 : 1, now.toString());
+        updateIn(c, ChatSql.SAVE_SESSION, threadId, SessionFormat.write(session), session.idle() ? 0 : 1, now.toString());
     }
 
     private static Session readSession(String json) {
@@ -216,29 +211,136 @@ public final class ChatStore {
         inTransaction(c -> updateIn(c, sql, args));
     }
 
-    private static int updateIn(Connection c, String sql, Object... args) throws SQLException {
-        try (PreparedStatement s = c.prepareStatement(sql)) {
-            bind(s, args);
-            return s.executeUpdate();
+    private int updateIn(Connection c, String sql, Object... args) throws SQLException {
+        PreparedStatement s = statement(c, sql);
+        bind(s, args);
+        return s.executeUpdate();
+    }
+
+    /** The writer's statement for this SQL, prepared once: compiling SQL was a tenth of a step's store time. */
+    private PreparedStatement statement(Connection c, String sql) throws SQLException {
+        PreparedStatement s = statements.get(sql);
+        if (s == null) {
+            s = c.prepareStatement(sql);
+            statements.put(sql, s);
+        }
+        return s;
+    }
+
+    /**
+     * Runs {@code work} in a transaction on the store's writer connection and returns once it is committed.
+     *
+     * <p>SQLite has one writer at a time, and a writer that finds the lock taken sleeps in its busy handler
+     * (1 ms growing to 100 ms per try): under load the lanes and the web chat's workers spent most of their
+     * time asleep there. Writers of this store queue on a Java lock instead, and share one connection kept
+     * open with its statements prepared. Whoever holds the lock commits every write queued by then in one
+     * transaction (group commit: the pages they share, the index and session pages, are written once), each
+     * in a savepoint of its own so that one failing write fails alone. A caller still returns only after its
+     * write is committed, so nothing runs on a write that could be lost.
+     */
+    private <T> T inTransaction(Work<T> work) {
+        Pending<T> mine = new Pending<>(work);
+        queued.add(mine);
+        writeLock.lock();
+        try {
+            if (!mine.done) {
+                commitQueued();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        return mine.outcome();
+    }
+
+    /** A write waiting for the writer; {@code done} and its outcome are set under the lock, read after it. */
+    private static final class Pending<T> {
+        final Work<T> work;
+        boolean done;
+        T value;
+        RuntimeException error;
+
+        Pending(Work<T> work) {
+            this.work = work;
+        }
+
+        void run(Connection c) throws SQLException {
+            value = work.run(c);
+        }
+
+        T outcome() {
+            if (error != null) {
+                throw error;
+            }
+            return value;
         }
     }
 
-    private <T> T inTransaction(Work<T> work) {
-        try (Connection c = dataSource.getConnection()) {
-            boolean auto = c.getAutoCommit();
-            c.setAutoCommit(false);
+    private final java.util.concurrent.ConcurrentLinkedQueue<Pending<?>> queued =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static final int MAX_BATCH = 64;
+
+    /** Commits the queued writes, a batch at a time; called with the lock held. */
+    private void commitQueued() {
+        List<Pending<?>> batch = new ArrayList<>();
+        for (Pending<?> p; batch.size() < MAX_BATCH && (p = queued.poll()) != null; ) {
+            batch.add(p);
+        }
+        try {
+            Connection c = writer();
             try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
+                exec(c, "BEGIN IMMEDIATE");
+                for (Pending<?> p : batch) {
+                    exec(c, "SAVEPOINT write");
+                    try {
+                        p.run(c);
+                        exec(c, "RELEASE write");
+                    } catch (SQLException | RuntimeException e) {
+                        exec(c, "ROLLBACK TO write");
+                        exec(c, "RELEASE write");
+                        p.error = e instanceof RuntimeException r ? r : new StoreException("store write failed", e);
+                    }
+                }
+                exec(c, "COMMIT");
+            } catch (SQLException e) {
+                try {
+                    exec(c, "ROLLBACK");
+                } catch (SQLException ignored) {
+                    // the connection is dropped below anyway
+                }
+                closeWriter(); // a connection that failed mid-transaction is not trusted with the next one
                 throw e;
-            } finally {
-                c.setAutoCommit(auto);
             }
-        } catch (SQLException e) {
-            throw new StoreException("store write failed", e);
+        } catch (SQLException | RuntimeException e) {
+            StoreException failed = new StoreException("store write failed", e);
+            batch.forEach(p -> {
+                p.value = null;
+                p.error = failed;
+            });
+        }
+        batch.forEach(p -> p.done = true);
+    }
+
+    private Connection writer() throws SQLException {
+        if (writer == null) {
+            writer = dataSource.getConnection();
+            writer.setAutoCommit(true);
+        }
+        return writer;
+    }
+
+    private void exec(Connection c, String sql) throws SQLException {
+        updateIn(c, sql);
+    }
+
+    private void closeWriter() {
+        statements.clear();
+        if (writer != null) {
+            try {
+                writer.close();
+            } catch (SQLException ignored) {
+                // it is being dropped anyway
+            }
+            writer = null;
         }
     }
 
