@@ -1148,5 +1148,9 @@
   }, THREADS_POLL_MS);
 
   // who we are first: it is where the page learns whether it needs an API key
-  loadMe().finally(loadChannels);
+  // the first call may ask for an API key with a modal prompt: only once the page has loaded, which a prompt
+  // opened earlier would hold up (and with it anything waiting for the page, a browser test's navigation included)
+  const loaded = document.readyState === 'complete' ? Promise.resolve()
+    : new Promise((resolve) => window.addEventListener('load', () => setTimeout(resolve, 0), { once: true }));
+  loaded.then(loadMe).finally(loadChannels);
 })();
