@@ -2,6 +2,9 @@ package dev.switchboard.app;
 
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.http.JsonHttp;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -18,6 +21,7 @@ import org.slf4j.LoggerFactory;
 final class RouterErrors {
 
     private static final Logger LOG = LoggerFactory.getLogger(RouterErrors.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private RouterErrors() {}
 
@@ -61,27 +65,44 @@ final class RouterErrors {
             return;
         }
         String reason = status >= 500 ? "internal error" : reason(status);
-        boolean jsonRpc = path != null && path.startsWith("/a2a");
-        String body = jsonRpc
-                ? "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":" + (status >= 500 ? -32603 : -32600)
-                        + ",\"message\":\"" + (status >= 500 ? "internal error" : "invalid request: " + reason)
-                        + "\",\"data\":{\"executed\":false,\"retryable\":" + (status >= 500) + ",\"source\":\"gateway\"}}}"
-                : "{\"error\":\"" + reason + "\"}";
-        r.setStatusCode(status).putHeader("Content-Type", "application/json");
         if (status == 400 || status == 413 || status == 431) {
             // the rest of a request we could not read cannot be trusted to frame the next one
             r.putHeader("Connection", "close");
         }
-        r.end(body);
+        if (path != null && path.startsWith("/a2a")) {
+            ObjectNode error = JSON.createObjectNode();
+            error.put("code", status >= 500 ? -32603 : -32600);
+            error.put("message", status >= 500 ? reason : "invalid request: " + reason);
+            error.putObject("data").put("executed", false).put("retryable", status >= 500).put("source", "gateway");
+            ObjectNode body = JSON.createObjectNode().put("jsonrpc", "2.0").putNull("id");
+            body.set("error", error);
+            JsonHttp.json(r, status, body);
+        } else {
+            JsonHttp.error(r, status, reason, null);
+        }
     }
 
     /** Failures of decoding what the caller sent, which Vert.x reports as 500s. */
     private static boolean callersFault(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof DecoderException || c instanceof TooLongFrameException || c instanceof NumberFormatException
-                    || c instanceof IllegalArgumentException
+            if (c instanceof DecoderException || c instanceof TooLongFrameException
                     || c.getClass().getName().startsWith("io.netty.handler.codec.")) {
                 return true;
+            }
+            // a chunk size or a form field Vert.x or Netty could not read; the same exception thrown by our own
+            // code is a bug of ours and stays a 500
+            if ((c instanceof IllegalArgumentException) && thrownByVertxOrNetty(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean thrownByVertxOrNetty(Throwable t) {
+        for (StackTraceElement frame : t.getStackTrace()) {
+            String where = frame.getClassName();
+            if (!where.startsWith("java.")) { // the first caller outside the JDK decides (Integer.parseInt says nothing)
+                return where.startsWith("io.netty.") || where.startsWith("io.vertx.");
             }
         }
         return false;
