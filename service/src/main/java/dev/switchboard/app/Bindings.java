@@ -27,7 +27,7 @@ final class Bindings {
 
     /** A backend that is not in the file (registered over the API) is spoken to in plain A2A. */
     static Binding binding(BindingSpec b, AgentBackendSpec backend) {
-        return new Binding(b.name(), b.backendRef(), b.platform(), b.channels(), b.userId(), b.questionsAllowed(),
+        return new Binding(b.name(), b.backendRef(), b.platform(), b.app(), b.channels(), b.userId(), b.questionsAllowed(),
                 b.questionTimeout(),
                 backend == null ? Binding.DIALECT_A2A : backend.dialect(),
                 backend == null ? "default" : backend.agentRefNamespace(),

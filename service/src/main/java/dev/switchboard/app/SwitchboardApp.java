@@ -3,6 +3,7 @@ package dev.switchboard.app;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.BindingRuntime;
 import dev.switchboard.bridge.BridgeService;
+import dev.switchboard.chat.slack.SlackPlatform;
 import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.AgentBackendSpec;
@@ -57,6 +58,7 @@ public final class SwitchboardApp {
     private final BridgeService bridge;
     private final List<BindingRuntime> bindings;
     private final WebChatPlatform webChat;
+    private final SlackPlatform slack;
     private final Egress egress;
     private GatewayHandler gateway;
     private SwitchboardServer server;
@@ -64,9 +66,10 @@ public final class SwitchboardApp {
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            List<BindingRuntime> bindings, WebChatPlatform webChat, Egress egress) {
+            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress) {
         this.bindings = bindings;
         this.webChat = webChat;
+        this.slack = slack;
         this.egress = egress;
         this.vertx = vertx;
         this.router = router;
@@ -121,10 +124,13 @@ public final class SwitchboardApp {
                     config.bridge().webChat().proxies());
             List<BindingRuntime> bindings = Bindings.of(config, registry);
             WebChatPlatform webChat = new WebChatPlatform();
+            SlackPlatform slack = new SlackPlatform(SlackApps.of(config),
+                    bindings.stream().map(BindingRuntime::spec).toList(), clock);
             BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
-                    config.bridge().limits(), bindings, List.of(webChat), meters, clock);
+                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
+            slack.start(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, egress);
+                    webChat, slack, egress);
             app.mountRoutes(config, clock);
             return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
                             config.server().port(), config.server().http())
@@ -172,6 +178,7 @@ public final class SwitchboardApp {
                 new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(), config.server().insecure()),
                 auth, clock);
         web.mount(router);
+        slack.mount(vertx, router);
         // the page answers any GET the other routes did not take
         web.mountPage(router);
         RouterErrors.mountLast(router);
@@ -217,6 +224,10 @@ public final class SwitchboardApp {
         return bridge;
     }
 
+    public SlackPlatform slack() {
+        return slack;
+    }
+
     public WebChatPlatform webChat() {
         return webChat;
     }
@@ -244,6 +255,7 @@ public final class SwitchboardApp {
 
     /** Stops the bridge and the clients, then closes the store once nothing can write to it. */
     private Future<Void> closeResources() {
+        slack.close();
         bridge.close();
         return client.close().eventually(() -> {
             meters.close();

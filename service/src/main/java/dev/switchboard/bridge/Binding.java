@@ -8,6 +8,7 @@ import java.util.List;
  * configuration (the backend's dialect is copied in; the identity's token is handed over beside it, never held in
  * a value that may be printed).
  *
+ * @param app the SlackApp of a slack binding; null on the web chat
  * @param userId the {@code X-User-Id} sent when the binding has no token
  * @param dialect {@link #DIALECT_A2A} or {@link #DIALECT_KAGENT}
  * @param agentRefNamespace kagent-v1: the agent's namespace
@@ -17,6 +18,7 @@ public record Binding(
         String name,
         String backendRef,
         String platform,
+        String app,
         List<String> channels,
         String userId,
         boolean questionsAllowed,

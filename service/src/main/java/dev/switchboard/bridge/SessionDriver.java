@@ -217,6 +217,20 @@ public final class SessionDriver implements AutoCloseable {
         });
     }
 
+    /**
+     * Whether the thread's session waits for the answer to a question: a platform on which people talk among
+     * themselves in a thread (Slack) gives the agent only the messages meant for it, and the next message after
+     * a question is one (the seed's rule). Read on the thread's lane, so it is in order with the thread's inputs.
+     */
+    public Future<Boolean> awaitsAnswer(String threadId) {
+        return onLane(threadId, () -> {
+            if (store.thread(threadId).isEmpty() && !threads.containsKey(threadId)) {
+                return false;
+            }
+            return load(threadId).awaitsAnswer();
+        });
+    }
+
     /** The turn a message belongs to: its own, or the turn whose question it answers. */
     private static Turn ownerOf(Session session, String messageId) {
         for (Turn turn : session.turns()) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.switchboard.chat.slack.SlackMode;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
 import dev.switchboard.protocol.model.AgentSkill;
@@ -37,7 +38,7 @@ public final class ConfigLoader {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
-    private static final Set<String> KINDS = Set.of("AgentBackend", "Binding", "Server", "Secret");
+    private static final Set<String> KINDS = Set.of("AgentBackend", "Binding", "Server", "Secret", "SlackApp");
 
     private final Map<String, String> env;
 
@@ -70,6 +71,7 @@ public final class ConfigLoader {
         boolean serverSeen = false;
         List<AgentBackendSpec> backends = new ArrayList<>();
         List<BindingSpec> bindings = new ArrayList<>();
+        List<SlackAppSpec> slackApps = new ArrayList<>();
         Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
         int n = 0;
         for (JsonNode raw : docs) {
@@ -85,7 +87,7 @@ public final class ConfigLoader {
             String kind = doc.requiredText(node, "kind");
             doc.kind = kind;
             if (!KINDS.contains(kind)) {
-                throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret)");
+                throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret, SlackApp)");
             }
             doc.name = node.path("metadata").path("name").asText(null);
             switch (kind) {
@@ -99,11 +101,14 @@ public final class ConfigLoader {
                 }
                 case "Secret" -> secrets.put(doc.requiredName(node), secret(doc, node));
                 case "AgentBackend" -> backends.add(backend(doc, node));
+                case "SlackApp" -> slackApps.add(slackApp(doc, node));
                 default -> bindings.add(binding(doc, node));
             }
         }
         checkReferences(source, backends, bindings, secrets);
-        return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge);
+        checkSlackApps(source, slackApps, bindings, secrets);
+        return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge,
+                List.copyOf(slackApps));
     }
 
     // ---- kinds ----
@@ -372,6 +377,18 @@ public final class ConfigLoader {
         if (channels.isEmpty()) {
             throw doc.error("spec.chat.channels", "list at least one channel");
         }
+        String app = null;
+        if (platform.equals("slack")) {
+            app = doc.requiredText(chat, "app", "spec.chat.app");
+            for (String c : channels) {
+                // a Slack channel id (C…, G… for private channels) or "im" for direct messages; a name would never match
+                if (!c.equals("im") && !c.matches("[CG][A-Z0-9]{2,}")) {
+                    throw doc.error("spec.chat.channels", "'" + c + "' is not a Slack channel id (like C0123ABCD) or im");
+                }
+            }
+        } else if (chat.has("app")) {
+            throw doc.error("spec.chat.app", "only a slack Binding names an app");
+        }
         JsonNode identity = spec.path("identity");
         String userId = identity.path("userId").asText(null);
         SecretRef token = secretRef(doc, identity.path("tokenSecretRef"), "spec.identity.tokenSecretRef");
@@ -381,7 +398,71 @@ public final class ConfigLoader {
         JsonNode q = spec.path("questions");
         boolean allowed = q.path("allowed").asBoolean(true);
         Duration timeout = doc.duration(q, "timeout", Duration.ofHours(1));
-        return new BindingSpec(name, backend, platform, List.copyOf(channels), userId, token, allowed, timeout);
+        return new BindingSpec(name, backend, platform, app, List.copyOf(channels), userId, token, allowed, timeout);
+    }
+
+    private static SlackAppSpec slackApp(Doc doc, JsonNode node) {
+        String name = doc.requiredName(node);
+        JsonNode spec = doc.requiredObject(node, "spec");
+        String modeText = doc.optionalText(spec, "mode", "events");
+        SlackMode mode = switch (modeText) {
+            case "events" -> SlackMode.EVENTS;
+            case "socket" -> SlackMode.SOCKET;
+            default -> throw doc.error("spec.mode", "'" + modeText + "' is not a mode (expected events or socket)");
+        };
+        SecretRef botToken = secretRef(doc, spec.path("botToken").path("secretRef"), "spec.botToken.secretRef");
+        if (botToken == null) {
+            throw doc.error("spec.botToken.secretRef", "is required (the bot token, xoxb-…)");
+        }
+        SecretRef signing = secretRef(doc, spec.path("signingSecret").path("secretRef"), "spec.signingSecret.secretRef");
+        SecretRef appToken = secretRef(doc, spec.path("appToken").path("secretRef"), "spec.appToken.secretRef");
+        if (mode == SlackMode.EVENTS && signing == null) {
+            throw doc.error("spec.signingSecret.secretRef", "is required in events mode (requests are verified with it)");
+        }
+        if (mode == SlackMode.SOCKET && appToken == null) {
+            throw doc.error("spec.appToken.secretRef", "is required in socket mode (the app-level token, xapp-…)");
+        }
+        String apiUrl = doc.optionalText(spec, "apiUrl", SlackAppSpec.DEFAULT_API_URL);
+        checkUrl(doc, "spec.apiUrl", apiUrl);
+        if (!apiUrl.endsWith("/")) {
+            apiUrl = apiUrl + "/";
+        }
+        return new SlackAppSpec(name, mode, botToken, signing, appToken, apiUrl);
+    }
+
+    private static void checkSlackApps(String source, List<SlackAppSpec> apps, List<BindingSpec> bindings,
+            Map<String, Map<String, String>> secrets) {
+        Set<String> names = new java.util.HashSet<>();
+        for (SlackAppSpec a : apps) {
+            String what = "SlackApp " + a.name();
+            if (!names.add(a.name())) {
+                throw new ConfigException(source + ": " + what + ": metadata.name: defined twice");
+            }
+            checkSecret(source, what, "spec.botToken.secretRef", a.botToken(), secrets);
+            checkSecret(source, what, "spec.signingSecret.secretRef", a.signingSecret(), secrets);
+            checkSecret(source, what, "spec.appToken.secretRef", a.appToken(), secrets);
+            checkTokenShape(source, what, "spec.botToken", a.botToken(), "xoxb-", secrets);
+            checkTokenShape(source, what, "spec.appToken", a.appToken(), "xapp-", secrets);
+        }
+        for (BindingSpec b : bindings) {
+            if (b.app() != null && !names.contains(b.app())) {
+                throw new ConfigException(source + ": Binding " + b.name() + ": spec.chat.app: no SlackApp named '"
+                        + b.app() + "'");
+            }
+        }
+    }
+
+    /** A bot token where the app token belongs (or the reverse) is the commonest slip; the message never shows the value. */
+    private static void checkTokenShape(String source, String what, String field, SecretRef ref, String prefix,
+            Map<String, Map<String, String>> secrets) {
+        if (ref == null) {
+            return;
+        }
+        String value = secrets.get(ref.name()).get(ref.key());
+        if (!value.startsWith(prefix)) {
+            throw new ConfigException(source + ": " + what + ": " + field + ": Secret '" + ref.name() + "' key '" + ref.key()
+                    + "' does not hold a token starting with " + prefix);
+        }
     }
 
     private static SecretRef secretRef(Doc doc, JsonNode ref, String field) {
@@ -408,7 +489,7 @@ public final class ConfigLoader {
             }
             checkSecret(source, "Binding " + b.name(), "spec.identity.tokenSecretRef", b.tokenSecretRef(), secrets);
             for (String c : b.channels()) {
-                if (!channels.add(b.platform() + "/" + c)) {
+                if (!channels.add(b.platform() + "/" + (b.app() == null ? "" : b.app()) + "/" + c)) {
                     throw new ConfigException(source + ": Binding " + b.name() + ": spec.chat.channels: channel '" + c
                             + "' is already bound by another Binding");
                 }

@@ -10,16 +10,23 @@ public record SwitchboardConfig(
         List<AgentBackendSpec> backends,
         List<BindingSpec> bindings,
         Map<String, Map<String, String>> secrets,
-        BridgeSettings bridge) {
+        BridgeSettings bridge,
+        List<SlackAppSpec> slackApps) {
 
     public SwitchboardConfig {
         bridge = bridge == null ? BridgeSettings.DEFAULTS : bridge;
+        slackApps = slackApps == null ? List.of() : List.copyOf(slackApps);
     }
 
     /** A configuration with the bridge's default settings. */
     public SwitchboardConfig(ServerSpec server, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
             Map<String, Map<String, String>> secrets) {
-        this(server, backends, bindings, secrets, BridgeSettings.DEFAULTS);
+        this(server, backends, bindings, secrets, BridgeSettings.DEFAULTS, List.of());
+    }
+
+    public SwitchboardConfig(ServerSpec server, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
+            Map<String, Map<String, String>> secrets, BridgeSettings bridge) {
+        this(server, backends, bindings, secrets, bridge, List.of());
     }
 
     public static SwitchboardConfig empty() {
@@ -27,11 +34,11 @@ public record SwitchboardConfig(
     }
 
     public SwitchboardConfig withServer(ServerSpec newServer) {
-        return new SwitchboardConfig(newServer, backends, bindings, secrets, bridge);
+        return new SwitchboardConfig(newServer, backends, bindings, secrets, bridge, slackApps);
     }
 
     public SwitchboardConfig withBridge(BridgeSettings newBridge) {
-        return new SwitchboardConfig(server, backends, bindings, secrets, newBridge);
+        return new SwitchboardConfig(server, backends, bindings, secrets, newBridge, slackApps);
     }
 
     public Optional<String> secret(SecretRef ref) {
@@ -41,6 +48,6 @@ public record SwitchboardConfig(
     @Override
     public String toString() {
         return "SwitchboardConfig[server=" + server + ", backends=" + backends.size() + ", bindings=" + bindings.size()
-                + ", secrets=" + secrets.keySet() + "]";
+                + ", slackApps=" + slackApps.size() + ", secrets=" + secrets.keySet() + "]";
     }
 }

@@ -39,6 +39,13 @@ public final class ChatStore {
                 t.createdAt().toString(), t.lastActivity().toString());
     }
 
+    /** The thread with this id: the one stored, or {@code t} stored now (a platform whose thread ids it derives). */
+    public ChatThread ensureThread(ChatThread t) {
+        update(ChatSql.INSERT_THREAD + " ON CONFLICT (thread_id) DO NOTHING", t.threadId(), t.platform(), t.channel(),
+                t.binding(), t.title(), t.createdAt().toString(), t.lastActivity().toString());
+        return thread(t.threadId()).orElseThrow();
+    }
+
     public Optional<ChatThread> thread(String threadId) {
         List<ChatThread> found = threads(ChatSql.THREAD_BY_ID, threadId);
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
@@ -181,12 +188,35 @@ public final class ChatStore {
 
     // ---- JDBC plumbing ----
 
-    private interface RowMapper<T> {
+    /** One row read into a value; a null value is skipped. */
+    public interface RowMapper<T> {
         T map(ResultSet rs) throws SQLException;
     }
 
-    private interface Work<T> {
+    /** Writes done in one transaction on the store's writer. */
+    public interface Work<T> {
         T run(Connection c) throws SQLException;
+    }
+
+    /**
+     * Reads with a statement of the caller's: a chat platform keeps its own tables (Slack's message ids, its
+     * event ids) in this store, beside the threads they belong to.
+     */
+    public <T> List<T> read(String sql, RowMapper<T> mapper, Object... args) {
+        return query(sql, mapper, args);
+    }
+
+    /**
+     * Writes with the caller's statements, through this store's single writer (see {@link #inTransaction}):
+     * a second writer connection would only wait on SQLite's lock. Statements are prepared once and kept.
+     */
+    public <T> T write(Work<T> work) {
+        return inTransaction(work);
+    }
+
+    /** Runs one statement inside {@link #write}, prepared once on the writer. */
+    public int update(Connection c, String sql, Object... args) throws SQLException {
+        return updateIn(c, sql, args);
     }
 
     private <T> List<T> query(String sql, RowMapper<T> mapper, Object... args) {

@@ -1,0 +1,206 @@
+package dev.switchboard.chat.slack;
+
+import com.slack.api.Slack;
+import com.slack.api.SlackConfig;
+import com.slack.api.methods.MethodsClient;
+import com.slack.api.methods.SlackApiException;
+import com.slack.api.methods.SlackApiTextResponse;
+import com.slack.api.model.Message;
+import com.slack.api.socket_mode.SocketModeClient;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The Slack Web API methods the bridge calls, on the official SDK's client, with one failure type. Every method
+ * blocks (the SDK's client is synchronous): callers run it on the Slack worker, never on a bridge lane or the event
+ * loop. The bot token is held by the SDK's client and appears in no message this class makes.
+ */
+final class SlackApi {
+
+    /** The metadata event type marking a message as one of ours; its payload names the post and the part. */
+    static final String POST_EVENT_TYPE = "switchboard_post";
+    private static final int REPLIES_PAGES = 20;
+
+    private final Slack slack;
+    private final MethodsClient methods;
+
+    SlackApi(String apiUrl, String botToken) {
+        SlackConfig config = new SlackConfig(); // SlackConfig.DEFAULT is immutable
+        config.setMethodsEndpointUrlPrefix(apiUrl);
+        config.setHttpClientCallTimeoutMillis(15_000);
+        config.setHttpClientReadTimeoutMillis(10_000);
+        config.setPrettyResponseLoggingEnabled(false);
+        config.setFailOnUnknownProperties(false);
+        // the SDK would otherwise call auth.test on its own and log the first characters of the token
+        config.setTokenExistenceVerificationEnabled(false);
+        this.slack = Slack.getInstance(config);
+        this.methods = slack.methods(botToken);
+    }
+
+    /**
+     * A Socket Mode client on the same API URL (it opens its connection with {@code apps.connections.open});
+     * blocks while it asks for the connection's URL.
+     */
+    SocketModeClient socketMode(String appToken) throws Failure {
+        try {
+            return slack.socketMode(appToken, SocketModeClient.Backend.JavaWebSocket);
+        } catch (IOException | RuntimeException e) {
+            Throwable cause = e.getCause() instanceof SlackApiException api ? api : e;
+            String error = cause instanceof SlackApiException api && api.getError() != null ? api.getError().getError() : null;
+            throw new Failure("apps.connections.open", error, null, error != null ? error
+                    : cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+        }
+    }
+
+    /** Who the bot is: its user id (mentions look like {@code <@U…>}) and its team. */
+    record Identity(String botUserId, String teamId) {}
+
+    Identity authTest() throws Failure {
+        var r = call("auth.test", () -> methods.authTest(q -> q));
+        return new Identity(r.getUserId(), r.getTeamId());
+    }
+
+    /** A person as Slack knows them; email only with {@code users:read.email}. */
+    record Person(String id, String name, String email) {}
+
+    Person userInfo(String userId) throws Failure {
+        var r = call("users.info", () -> methods.usersInfo(q -> q.user(userId)));
+        var u = r.getUser();
+        var p = u.getProfile();
+        String name = firstPresent(p == null ? null : p.getDisplayName(), p == null ? null : p.getRealName(),
+                u.getRealName(), u.getName());
+        return new Person(userId, name, p == null || blank(p.getEmail()) ? null : p.getEmail());
+    }
+
+    /** Posts a message in a thread, marked with the post it shows; returns its ts. */
+    String post(String channel, String threadTs, String text, String postId, int part) throws Failure {
+        Message.Metadata metadata = new Message.Metadata();
+        metadata.setEventType(POST_EVENT_TYPE);
+        metadata.setEventPayload(Map.of("post_id", postId, "part", part));
+        return call("chat.postMessage", () -> methods.chatPostMessage(q -> q.channel(channel).threadTs(threadTs)
+                .text(text).metadata(metadata).unfurlLinks(false).unfurlMedia(false))).getTs();
+    }
+
+    void update(String channel, String ts, String text) throws Failure {
+        call("chat.update", () -> methods.chatUpdate(q -> q.channel(channel).ts(ts).text(text)));
+    }
+
+    /** The ts of a message already posted for this post's part, found in its thread by the metadata it carries. */
+    Optional<String> findPosted(String channel, String threadTs, String postId, int part) throws Failure {
+        String cursor = null;
+        for (int page = 0; page < REPLIES_PAGES; page++) {
+            String c = cursor;
+            var r = call("conversations.replies", () -> methods.conversationsReplies(q -> q.channel(channel).ts(threadTs)
+                    .includeAllMetadata(true).limit(200).cursor(c)));
+            for (Message m : r.getMessages() == null ? List.<Message>of() : r.getMessages()) {
+                Message.Metadata md = m.getMetadata();
+                if (md != null && POST_EVENT_TYPE.equals(md.getEventType()) && md.getEventPayload() != null
+                        && postId.equals(String.valueOf(md.getEventPayload().get("post_id")))
+                        && part == asInt(md.getEventPayload().get("part"))) {
+                    return Optional.of(m.getTs());
+                }
+            }
+            cursor = r.getResponseMetadata() == null ? null : r.getResponseMetadata().getNextCursor();
+            if (blank(cursor)) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    // ---- plumbing ----
+
+    /** A Web API call that did not succeed. */
+    static final class Failure extends Exception {
+        /** the Slack error code ({@code ratelimited}, {@code message_not_found}, …), or null for a transport failure */
+        final String error;
+        /** for a 429: how long Slack asks us to wait */
+        final Duration retryAfter;
+
+        Failure(String method, String error, Duration retryAfter, String detail) {
+            super(method + ": " + detail, null, false, false);
+            this.error = error;
+            this.retryAfter = retryAfter;
+        }
+
+        boolean rateLimited() {
+            return retryAfter != null;
+        }
+
+        /** A failure a later try may not have: the network, Slack's side, or a rate limit. */
+        boolean transientFailure() {
+            return error == null || rateLimited() || "internal_error".equals(error) || "fatal_error".equals(error)
+                    || "service_unavailable".equals(error) || "request_timeout".equals(error);
+        }
+    }
+
+    private interface Call<T> {
+        T run() throws IOException, SlackApiException;
+    }
+
+    private static <T extends SlackApiTextResponse> T call(String method, Call<T> call) throws Failure {
+        T r;
+        try {
+            r = call.run();
+        } catch (SlackApiException e) {
+            int status = e.getResponse() == null ? 0 : e.getResponse().code();
+            if (status == 429) {
+                String header = e.getResponse().header("Retry-After");
+                return throwRateLimited(method, header);
+            }
+            String error = e.getError() == null ? "http_" + status : e.getError().getError();
+            throw new Failure(method, error, null, "HTTP " + status + " " + error);
+        } catch (IOException e) {
+            throw new Failure(method, null, null, e.getClass().getSimpleName() + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            throw new Failure(method, null, null, e.getClass().getSimpleName());
+        }
+        if (r == null) {
+            throw new Failure(method, null, null, "no answer");
+        }
+        if (!r.isOk()) {
+            if ("ratelimited".equals(r.getError())) {
+                return throwRateLimited(method, null);
+            }
+            throw new Failure(method, r.getError(), null, r.getError());
+        }
+        return r;
+    }
+
+    private static <T> T throwRateLimited(String method, String header) throws Failure {
+        long seconds = 1;
+        try {
+            seconds = header == null ? 1 : Math.max(1, Math.min(3600, Long.parseLong(header.trim())));
+        } catch (NumberFormatException ignored) {
+            // an unreadable Retry-After: wait a second
+        }
+        throw new Failure(method, "ratelimited", Duration.ofSeconds(seconds), "rate limited for " + seconds + " s");
+    }
+
+    private static int asInt(Object o) {
+        if (o instanceof Number n) {
+            return n.intValue();
+        }
+        try {
+            return o == null ? -1 : (int) Double.parseDouble(o.toString());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static String firstPresent(String... values) {
+        for (String v : values) {
+            if (!blank(v)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    private static boolean blank(String s) {
+        return s == null || s.isBlank();
+    }
+}

@@ -1,0 +1,225 @@
+package dev.switchboard.chat.slack;
+
+import dev.switchboard.bridge.Binding;
+import dev.switchboard.bridge.SessionDriver;
+import dev.switchboard.bridge.TurnRefused;
+import dev.switchboard.bridge.UntrustedData;
+import dev.switchboard.bridge.engine.Actor;
+import dev.switchboard.bridge.store.ChatStore;
+import dev.switchboard.bridge.store.ChatThread;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one Slack app's events into the bridge's inputs, one event at a time on the app's intake thread (so a
+ * thread's messages reach the bridge in the order Slack sent them). A mention in a bound channel, or a direct
+ * message, is a turn of its thread's session; a reply in a thread the bot is part of answers a pending question,
+ * or waits in the store to reach the agent inside the next turn as untrusted data.
+ */
+final class SlackIntake {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlackIntake.class);
+    /** a thread's replies held for its next turn, and the characters kept of each */
+    static final int MAX_SIDE_MESSAGES = 50;
+    static final int MAX_SIDE_CHARS = 4_000;
+    /** Slack's own limit on a message's text */
+    static final int MAX_TEXT = 40_000;
+    static final String DIRECT_MESSAGES = "im";
+
+    private final String app;
+    private final SlackStore store;
+    private final ChatStore chats;
+    private final SessionDriver driver;
+    private final SlackPeople people;
+    private final SlackPoster poster;
+    private final Map<String, Binding> byChannel;
+    private final Clock clock;
+    private final Supplier<String> botUserId;
+
+    SlackIntake(String app, SlackStore store, ChatStore chats, SessionDriver driver, SlackPeople people, SlackPoster poster,
+            Map<String, Binding> byChannel, Clock clock, Supplier<String> botUserId) {
+        this.app = app;
+        this.store = store;
+        this.chats = chats;
+        this.driver = driver;
+        this.people = people;
+        this.poster = poster;
+        this.byChannel = Map.copyOf(byChannel);
+        this.clock = clock;
+        this.botUserId = botUserId;
+    }
+
+    /** Handles an {@code event_callback} envelope recorded under {@code eventId}; blocks. */
+    void handle(String eventId, JsonObject envelope) {
+        try {
+            JsonObject event = envelope.getValue("event") instanceof JsonObject o ? o : null;
+            Incoming in = Incoming.of(event, bot(envelope));
+            if (in instanceof Incoming.Turn t) {
+                turn(t);
+            } else if (in instanceof Incoming.ThreadReply r) {
+                reply(r);
+            } else if (LOG.isDebugEnabled()) {
+                LOG.debug("slack {}: event {} starts nothing: {}", app, eventId, ((Incoming.Nothing) in).why());
+            }
+        } catch (RuntimeException e) {
+            LOG.error("slack {}: event {} failed: {}", app, eventId, e.toString());
+        }
+        store.eventHandled(eventId);
+    }
+
+    /** The bot's user id: from auth.test, else from the envelope's authorizations. */
+    private String bot(JsonObject envelope) {
+        String id = botUserId.get();
+        if (id != null) {
+            return id;
+        }
+        JsonArray auths = envelope.getValue("authorizations") instanceof JsonArray a ? a : new JsonArray();
+        for (Object o : auths) {
+            if (o instanceof JsonObject a && a.getBoolean("is_bot", false) && a.getValue("user_id") instanceof String u) {
+                return u;
+            }
+        }
+        return null;
+    }
+
+    private void turn(Incoming.Turn t) {
+        Binding binding = byChannel.get(t.direct() ? DIRECT_MESSAGES : t.channel());
+        if (binding == null) {
+            LOG.debug("slack {}: channel {} is not bound; the mention is ignored", app, t.channel());
+            return;
+        }
+        Instant now = clock.instant();
+        String threadTs = t.threadKey();
+        String threadId = SlackThreads.threadId(t.channel(), threadTs);
+        ChatThread thread = chats.ensureThread(new ChatThread(threadId, SlackPlatform.NAME, t.channel(), binding.name(),
+                title(t.text()), now, now));
+        List<SlackStore.SideMessage> side = store.sideMessages(threadId, MAX_SIDE_MESSAGES);
+        String text = UntrustedData.append(bounded(t.text(), MAX_TEXT), "Replies in this thread since the last turn",
+                entries(side));
+        if (text.isBlank()) {
+            poster.say(t.channel(), threadTs, "Mention me with a message for the agent.");
+            return;
+        }
+        if (accept(thread, t.channel(), threadTs, t.ts(), text, people.actor(t.user())) && !side.isEmpty()) {
+            store.dropSideMessages(threadId, side.get(side.size() - 1).ts());
+        }
+    }
+
+    private void reply(Incoming.ThreadReply r) {
+        String threadId = SlackThreads.threadId(r.channel(), r.threadTs());
+        ChatThread thread = chats.thread(threadId).orElse(null);
+        if (thread == null) {
+            return; // a thread the bot is not part of
+        }
+        if (await(driver.awaitsAnswer(threadId))) {
+            accept(thread, r.channel(), r.threadTs(), r.ts(), bounded(r.text(), MAX_TEXT), people.actor(r.user()));
+        } else if (store.sideMessageCount(threadId) < MAX_SIDE_MESSAGES) {
+            store.addSideMessage(threadId, r.ts(), r.user(), bounded(r.text(), MAX_SIDE_CHARS));
+        } else {
+            LOG.debug("slack {}: thread {} holds {} replies already; this one is not kept", app, threadId, MAX_SIDE_MESSAGES);
+        }
+    }
+
+    /** The action id of a button that answers a question with its value. */
+    static final String ANSWER_ACTION = "switchboard_answer";
+
+    /**
+     * A button press ({@code block_actions}): a button of ours answers its thread's pending question with the
+     * button's value. Its messageId is the question message's, so however often it is clicked (or the click is
+     * delivered) the question is answered once; a click after the question is settled does nothing.
+     */
+    void interaction(JsonObject payload) {
+        try {
+            if (!"block_actions".equals(payload.getString("type"))) {
+                return;
+            }
+            JsonObject user = payload.getJsonObject("user", new JsonObject());
+            JsonObject channel = payload.getJsonObject("channel", new JsonObject());
+            JsonObject message = payload.getJsonObject("message", new JsonObject());
+            JsonObject container = payload.getJsonObject("container", new JsonObject());
+            String threadTs = container.getString("thread_ts", message.getString("thread_ts"));
+            String channelId = channel.getString("id", container.getString("channel_id"));
+            String messageTs = container.getString("message_ts", message.getString("ts"));
+            if (user.getString("id") == null || channelId == null || threadTs == null || messageTs == null) {
+                return;
+            }
+            for (Object o : payload.getJsonArray("actions", new JsonArray())) {
+                if (!(o instanceof JsonObject action) || !ANSWER_ACTION.equals(action.getString("action_id"))) {
+                    continue;
+                }
+                String threadId = SlackThreads.threadId(channelId, threadTs);
+                ChatThread thread = chats.thread(threadId).orElse(null);
+                if (thread != null && await(driver.awaitsAnswer(threadId))) {
+                    accept(thread, channelId, threadTs, "action-" + messageTs, bounded(action.getString("value", ""), MAX_TEXT),
+                            people.actor(user.getString("id")));
+                }
+                return;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("slack {}: a button press failed: {}", app, e.toString());
+        }
+    }
+
+    /** Hands a message to the bridge and waits until it is accepted (written) or refused. */
+    private boolean accept(ChatThread thread, String channel, String threadTs, String ts, String text, Actor actor) {
+        try {
+            await(driver.accept(thread, SlackThreads.messageId(channel, ts), text, actor));
+            return true;
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof TurnRefused.QueueFull) {
+                poster.say(channel, threadTs, "Too many messages are waiting for the agent in this thread, so this one "
+                        + "was not sent. Try again once it has answered.");
+            } else if (cause instanceof TurnRefused refused) {
+                poster.say(channel, threadTs, "This message was not sent to the agent: " + refused.getMessage());
+            } else {
+                LOG.error("slack {}: message {} in {} was not accepted: {}", app, ts, channel, cause.toString());
+            }
+            return false;
+        }
+    }
+
+    private List<UntrustedData.Entry> entries(List<SlackStore.SideMessage> side) {
+        List<UntrustedData.Entry> out = new ArrayList<>();
+        for (SlackStore.SideMessage m : side) {
+            Actor a = m.userId() == null ? null : people.actor(m.userId());
+            String who = a == null ? null : (a.name() == null ? a.id() : a.name() + " (" + a.id() + ")");
+            out.add(new UntrustedData.Entry(who, m.text()));
+        }
+        return out;
+    }
+
+    private static <T> T await(Future<T> f) {
+        try {
+            return f.toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the bridge did not take the message within 60 s");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted");
+        }
+    }
+
+    private static String title(String text) {
+        String line = text.strip().lines().findFirst().orElse("Slack thread");
+        return line.length() > 80 ? line.substring(0, 80) : line;
+    }
+
+    private static String bounded(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.switchboard.chat.slack;
+
+import dev.switchboard.bridge.Binding;
+import dev.switchboard.bridge.ChatPlatform;
+import dev.switchboard.bridge.SessionDriver;
+import dev.switchboard.bridge.store.ChatStore;
+import dev.switchboard.bridge.store.ChatThread;
+import dev.switchboard.bridge.store.Post;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Slack as the bridge sees it (C2): threads of platform {@code slack}, people named {@code [Slack: …]}, and each
+ * post shown as a message in its Slack thread by the app its Binding names. Built before the bridge (the bridge
+ * takes its platforms), started once the bridge's driver and store exist.
+ */
+public final class SlackPlatform implements ChatPlatform {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlackPlatform.class);
+    public static final String NAME = "slack";
+
+    /**
+     * A SlackApp with its secrets resolved; the values never leave this package, and never print.
+     *
+     * @param apiUrl the Web API's URL prefix, ending in {@code /}
+     */
+    public record App(String name, SlackMode mode, String apiUrl, String botToken, String signingSecret, String appToken) {
+        @Override
+        public String toString() {
+            return "App[" + name + ", " + mode.value() + ", " + apiUrl + "]";
+        }
+    }
+
+    private final List<App> apps;
+    private final List<Binding> bindings;
+    private final Clock clock;
+    private final Map<String, SlackAppRuntime> runtimes = new LinkedHashMap<>();
+    /** binding name → its app's name */
+    private final Map<String, String> appOfBinding = new HashMap<>();
+
+    public SlackPlatform(List<App> apps, List<Binding> bindings, Clock clock) {
+        this.apps = List.copyOf(apps);
+        this.bindings = bindings.stream().filter(b -> NAME.equals(b.platform())).toList();
+        this.clock = clock;
+        this.bindings.forEach(b -> appOfBinding.put(b.name(), b.app()));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String label() {
+        return "Slack";
+    }
+
+    @Override
+    public void show(ChatThread thread, Post post) {
+        SlackAppRuntime app = runtimes.get(appOfBinding.get(thread.binding()));
+        if (app != null) {
+            app.show(thread, post);
+        }
+    }
+
+    /** Starts every app: its intake, its poster, its socket; and shows again what a stop left unshown. */
+    public void start(SessionDriver driver, ChatStore chats) {
+        Map<String, Duration> timeouts = new HashMap<>();
+        bindings.forEach(b -> timeouts.put(b.name(), b.questionTimeout()));
+        Function<String, Duration> questionTimeout = timeouts::get;
+        for (App a : apps) {
+            SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout);
+            Map<String, Binding> byChannel = new HashMap<>();
+            for (Binding b : bindings) {
+                if (a.name().equals(b.app())) {
+                    b.channels().forEach(c -> byChannel.put(c, b));
+                }
+            }
+            SlackIntake intake = new SlackIntake(a.name(), rt.store(), chats, driver,
+                    new SlackPeople(rt.api(), clock), rt.poster(), byChannel, clock, rt::botUserId);
+            runtimes.put(a.name(), rt);
+            rt.start(intake);
+        }
+        if (!runtimes.isEmpty()) {
+            showBehind(chats, runtimes.values().iterator().next().store());
+        }
+    }
+
+    /** Posts whose latest version Slack may not show (the process stopped between a commit and its call). */
+    private void showBehind(ChatStore chats, SlackStore store) {
+        Thread t = new Thread(() -> {
+            try {
+                Instant since = clock.instant().minus(Duration.ofDays(1));
+                for (String postId : store.postsBehind(since)) {
+                    chats.post(postId).ifPresent(p -> chats.thread(p.threadId()).ifPresent(thread -> show(thread, p)));
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("slack: could not look for posts left unshown: {}", e.toString());
+            }
+        }, "slack-catch-up");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Mounts {@code /slack/events} and {@code /slack/interactions} when an app is in events mode. */
+    public void mount(Vertx vertx, Router router) {
+        List<SlackAppRuntime> events = runtimes.values().stream()
+                .filter(r -> r.app.mode() == SlackMode.EVENTS).toList();
+        if (!events.isEmpty()) {
+            new SlackRoutes(vertx, events, clock).mount(router);
+        }
+    }
+
+    /** Whether an app's Socket Mode connection is up (tests and health). */
+    public boolean socketConnected(String app) {
+        SlackAppRuntime rt = runtimes.get(app);
+        return rt != null && rt.socketConnected();
+    }
+
+    public void close() {
+        runtimes.values().forEach(SlackAppRuntime::close);
+    }
+}

@@ -1,0 +1,344 @@
+package dev.switchboard.chat.slack;
+
+import dev.switchboard.bridge.store.ChatThread;
+import dev.switchboard.bridge.store.Post;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shows the bridge's posts in Slack threads: each post is one message, posted on its first text and then edited
+ * with {@code chat.update} as the answer streams; an answer longer than one message goes on in the next.
+ *
+ * <p>Everything runs on one worker thread, which owns the state below. A post waiting to be shown is held once,
+ * at its latest version, so a fast stream costs Slack one edit per second per message however many chunks came
+ * (edits coalesce); a 429 pauses every call of the workspace for its {@code Retry-After}; {@code chat.update}
+ * spends a workspace-wide budget under Tier 3 (50 a minute) and {@code chat.postMessage} keeps a second between
+ * messages of one channel. Before a message is posted its row is written without a ts, so that after a crash
+ * mid-post the message is looked up in the thread (by the post id in its metadata) instead of posted twice.
+ */
+final class SlackPoster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SlackPoster.class);
+    /** Slack shows about 4,000 characters of a message's text before folding it; parts stay under that. */
+    static final int PART_CHARS = 3_000;
+    static final Duration EDIT_SPACING = Duration.ofSeconds(1);
+    static final Duration CHANNEL_POST_SPACING = Duration.ofSeconds(1);
+    private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
+    private static final int MAX_ATTEMPTS = 20;
+    /** Errors after which the message is gone for editing: the part is posted again instead. */
+    private static final Set<String> GONE = Set.of("message_not_found", "cant_update_message", "edit_window_closed");
+
+    private final SlackApi api;
+    private final SlackStore store;
+    private final Clock clock;
+    private final ScheduledExecutorService worker;
+    private final Function<String, Duration> questionTimeout;
+    private final Budget updates;
+
+    // ---- worker-thread state ----
+    private final Map<String, Queued> queued = new LinkedHashMap<>();
+    private final Map<String, Instant> notBefore = new HashMap<>();
+    private final Map<String, Integer> attempts = new HashMap<>();
+    private final Map<String, Instant> channelNext = new HashMap<>();
+    private Instant pausedUntil = Instant.MIN;
+    private Instant drainAt;
+
+    private record Queued(ChatThread thread, Post post) {}
+
+    /**
+     * @param questionTimeout a binding's question timeout, by binding name, for the line under a question
+     */
+    SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker,
+            Function<String, Duration> questionTimeout) {
+        this.api = api;
+        this.store = store;
+        this.clock = clock;
+        this.worker = worker;
+        this.questionTimeout = questionTimeout;
+        this.updates = new Budget(20, 50.0 / 60.0, clock);
+    }
+
+    /** Shows a post's latest version (from any thread: it only queues). */
+    void show(ChatThread thread, Post post) {
+        if (Post.USER.equals(post.kind())) {
+            return; // the person's own message is in the thread already
+        }
+        worker.execute(() -> {
+            queued.put(post.id(), new Queued(thread, post));
+            drain();
+        });
+    }
+
+    /** Says something in a thread that is not a post of the bridge (e.g. a turn refused before it was accepted). */
+    void say(String channel, String threadTs, String text) {
+        worker.execute(() -> {
+            try {
+                api.post(channel, threadTs, escape(text), "notice-" + channel + "-" + threadTs + "-" + clock.millis(), 0);
+            } catch (SlackApi.Failure e) {
+                LOG.warn("slack: could not tell thread {} in {}: {}", threadTs, channel, e.getMessage());
+            }
+        });
+    }
+
+    /** Shows every due post whose time has come; the others wait for one scheduled drain. */
+    private void drain() {
+        Instant now = clock.instant();
+        Instant next = null;
+        for (Iterator<Map.Entry<String, Queued>> it = queued.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, Queued> e = it.next();
+            Instant due = dueAt(e.getValue());
+            if (due.isAfter(now)) {
+                next = next == null || due.isBefore(next) ? due : next;
+                continue;
+            }
+            it.remove();
+            deliver(e.getValue());
+            now = clock.instant();
+        }
+        if (!queued.isEmpty()) {
+            // a delivery may have queued a retry that is due at once
+            Instant soonest = next;
+            for (Queued q : queued.values()) {
+                Instant due = dueAt(q);
+                soonest = soonest == null || due.isBefore(soonest) ? due : soonest;
+            }
+            schedule(soonest);
+        }
+        if (notBefore.size() > 10_000) {
+            Instant old = now.minus(MAX_BACKOFF);
+            notBefore.values().removeIf(t -> t.isBefore(old));
+        }
+    }
+
+    private Instant dueAt(Queued q) {
+        Instant due = notBefore.getOrDefault(q.post().id(), Instant.MIN);
+        if (pausedUntil.isAfter(due)) {
+            due = pausedUntil;
+        }
+        Instant budget = updates.availableAt();
+        return budget.isAfter(due) ? budget : due;
+    }
+
+    private void schedule(Instant at) {
+        Instant now = clock.instant();
+        if (drainAt != null && !drainAt.isAfter(at) && drainAt.isAfter(now.minusSeconds(5))) {
+            return; // one drain is scheduled before then already
+        }
+        drainAt = at;
+        long delay = Math.max(1, Duration.between(now, at).toMillis());
+        worker.schedule(() -> {
+            drainAt = null;
+            drain();
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void deliver(Queued q) {
+        String postId = q.post().id();
+        String text = render(q);
+        if (text.isBlank()) {
+            return; // an answer is posted on its first text
+        }
+        String channel = q.thread().channel();
+        String threadTs = SlackThreads.threadTs(q.thread().threadId());
+        try {
+            List<String> parts = split(text);
+            List<SlackStore.ShownPart> shown = store.parts(postId);
+            for (int i = 0; i < Math.max(parts.size(), shown.size()); i++) {
+                SlackStore.ShownPart sp = i < shown.size() && shown.get(i).part() == i ? shown.get(i) : find(shown, i);
+                String partText = i < parts.size() ? parts.get(i) : "_(this part of the answer was replaced)_";
+                if (i >= parts.size() && sp == null) {
+                    continue;
+                }
+                deliverPart(channel, threadTs, postId, i, partText, sp);
+            }
+            store.completed(postId, q.post().updatedAt().toString());
+            attempts.remove(postId);
+            notBefore.put(postId, clock.instant().plus(EDIT_SPACING));
+        } catch (SlackApi.Failure f) {
+            failed(q, f);
+        } catch (RuntimeException e) {
+            LOG.error("slack: showing post {} failed: {}", postId, e.toString());
+            failed(q, new SlackApi.Failure("store", null, null, e.toString()));
+        }
+    }
+
+    private static SlackStore.ShownPart find(List<SlackStore.ShownPart> shown, int part) {
+        return shown.stream().filter(s -> s.part() == part).findFirst().orElse(null);
+    }
+
+    private void deliverPart(String channel, String threadTs, String postId, int part, String text,
+            SlackStore.ShownPart sp) throws SlackApi.Failure {
+        String ts = sp == null ? null : sp.ts();
+        String shownText = sp == null ? null : sp.shownText();
+        if (sp == null) {
+            store.posting(postId, part, channel, threadTs);
+        } else if (ts == null) {
+            // a post was under way when the call or the process was cut off: did it reach Slack?
+            ts = api.findPosted(channel, threadTs, postId, part).orElse(null);
+        }
+        if (ts == null) {
+            waitForChannel(channel);
+            ts = api.post(channel, threadTs, text, postId, part);
+            store.shown(postId, part, ts, text);
+            return;
+        }
+        if (text.equals(shownText)) {
+            return;
+        }
+        updates.spend();
+        try {
+            api.update(channel, ts, text);
+        } catch (SlackApi.Failure f) {
+            if (!GONE.contains(f.error)) {
+                throw f;
+            }
+            LOG.info("slack: message {} of post {} can no longer be edited ({}); posting the part again", ts, postId, f.error);
+            waitForChannel(channel);
+            ts = api.post(channel, threadTs, text, postId, part);
+        }
+        store.shown(postId, part, ts, text);
+    }
+
+    /** chat.postMessage keeps about a message a second per channel; the worker waits out the rest of the second. */
+    private void waitForChannel(String channel) {
+        Instant now = clock.instant();
+        Instant next = channelNext.getOrDefault(channel, Instant.MIN);
+        if (next.isAfter(now)) {
+            try {
+                Thread.sleep(Math.min(CHANNEL_POST_SPACING.toMillis(), Duration.between(now, next).toMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        channelNext.put(channel, clock.instant().plus(CHANNEL_POST_SPACING));
+        if (channelNext.size() > 10_000) {
+            Instant old = clock.instant();
+            channelNext.values().removeIf(t -> t.isBefore(old));
+        }
+    }
+
+    private void failed(Queued q, SlackApi.Failure f) {
+        String postId = q.post().id();
+        Instant now = clock.instant();
+        if (f.rateLimited()) {
+            pausedUntil = now.plus(f.retryAfter);
+            LOG.info("slack: rate limited; every call waits {} s (Retry-After)", f.retryAfter.toSeconds());
+            queued.putIfAbsent(postId, q);
+            return;
+        }
+        int n = attempts.merge(postId, 1, Integer::sum);
+        if (!f.transientFailure() || n >= MAX_ATTEMPTS) {
+            attempts.remove(postId);
+            LOG.warn("slack: gave up showing post {} in channel {}: {}{}", postId, q.thread().channel(), f.getMessage(),
+                    SlackTroubles.hint(f.error));
+            return;
+        }
+        long backoff = Math.min(MAX_BACKOFF.toMillis(), 1000L << Math.min(n - 1, 10));
+        notBefore.put(postId, now.plusMillis(backoff));
+        queued.putIfAbsent(postId, q);
+        LOG.info("slack: showing post {} failed ({}); trying again in {} ms", postId, f.getMessage(), backoff);
+    }
+
+    // ---- what a post looks like in Slack ----
+
+    private String render(Queued q) {
+        Post p = q.post();
+        String text = p.text() == null ? "" : p.text();
+        return switch (p.kind()) {
+            case Post.AGENT -> escape(text);
+            case Post.NOTICE -> "_" + escape(text) + "_";
+            case Post.QUESTION -> "*The agent asks:*\n" + escape(text) + "\n\n_Anyone in this thread can answer: reply in "
+                    + "this thread (no need to mention me)" + timeoutNote(q.thread().binding()) + "._";
+            default -> "";
+        };
+    }
+
+    private String timeoutNote(String binding) {
+        Duration d = questionTimeout.apply(binding);
+        if (d == null) {
+            return "";
+        }
+        long minutes = d.toMinutes();
+        return minutes >= 60 && minutes % 60 == 0 ? " within " + (minutes / 60) + " h" : " within " + Math.max(1, minutes) + " min";
+    }
+
+    /**
+     * Slack reads {@code <…>} as links and mentions ({@code <!channel>} would notify everyone) and {@code &} as an
+     * entity: an agent's text is escaped so that it shows as written.
+     */
+    static String escape(String text) {
+        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
+    /** Splits at a line break, else a space, near the part size; a part never ends inside an entity. */
+    static List<String> split(String text) {
+        List<String> parts = new ArrayList<>();
+        String rest = text;
+        while (rest.length() > PART_CHARS) {
+            int cut = rest.lastIndexOf('\n', PART_CHARS);
+            if (cut < PART_CHARS / 2) {
+                cut = rest.lastIndexOf(' ', PART_CHARS);
+            }
+            if (cut < PART_CHARS / 2) {
+                cut = PART_CHARS;
+                int amp = rest.lastIndexOf('&', cut - 1);
+                if (amp > cut - 6 && rest.indexOf(';', amp) >= cut) {
+                    cut = amp;
+                }
+                if (Character.isHighSurrogate(rest.charAt(cut - 1))) {
+                    cut--;
+                }
+            }
+            parts.add(rest.substring(0, cut));
+            rest = rest.substring(cut).stripLeading();
+        }
+        parts.add(rest);
+        return parts;
+    }
+
+    /** A token bucket: {@code capacity} calls at once, refilled at {@code perSecond}. Worker thread only. */
+    static final class Budget {
+        private final double capacity;
+        private final double perSecond;
+        private final Clock clock;
+        private double tokens;
+        private Instant at;
+
+        Budget(double capacity, double perSecond, Clock clock) {
+            this.capacity = capacity;
+            this.perSecond = perSecond;
+            this.clock = clock;
+            this.tokens = capacity;
+            this.at = clock.instant();
+        }
+
+        private void refill() {
+            Instant now = clock.instant();
+            tokens = Math.min(capacity, tokens + Duration.between(at, now).toMillis() / 1000.0 * perSecond);
+            at = now;
+        }
+
+        Instant availableAt() {
+            refill();
+            return tokens >= 1 ? Instant.MIN : at.plusMillis((long) Math.ceil((1 - tokens) / perSecond * 1000));
+        }
+
+        void spend() {
+            refill();
+            tokens -= 1;
+        }
+    }
+}
