@@ -31,12 +31,12 @@ abstract class FakeSlackTestSupport {
         if (slack != null) {
             slack.close();
         }
-        started.forEach(f -> await(f.close()));
-        await(vertx.close());
+        started.forEach(f -> join(f.close()));
+        join(vertx.close());
     }
 
     protected FakeSlack start(FakeSlackOptions options) {
-        FakeSlack started = await(FakeSlack.start(vertx, options));
+        FakeSlack started = join(FakeSlack.start(vertx, options));
         this.started.add(started);
         return started;
     }
@@ -47,7 +47,7 @@ abstract class FakeSlackTestSupport {
         return Slack.getInstance(config);
     }
 
-    static <T> T await(Future<T> future) {
+    static <T> T join(Future<T> future) {
         try {
             return future.toCompletionStage().toCompletableFuture().get(AwaitDefaults.WAIT.toSeconds(), TimeUnit.SECONDS);
         } catch (Exception e) {
