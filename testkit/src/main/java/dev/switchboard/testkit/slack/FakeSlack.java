@@ -9,7 +9,6 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A fake Slack workspace for tests, on one Vert.x server at 127.0.0.1: the Web API methods a chat bridge calls
@@ -53,7 +52,6 @@ public final class FakeSlack {
         router.route().handler(ctx -> ctx.response().setStatusCode(404)
                 .putHeader("Content-Type", "application/json")
                 .end(WebApi.error("unknown_method").encode()));
-        AtomicReference<FakeSlack> self = new AtomicReference<>();
         HttpServer server = vertx.createHttpServer(
                 new HttpServerOptions().setHost("127.0.0.1").setPort(0).setHttp2ClearTextEnabled(false));
         server.webSocketHandler(ws -> {
@@ -66,9 +64,7 @@ public final class FakeSlack {
         server.requestHandler(router);
         return server.listen().map(listening -> {
             port.set(listening.actualPort());
-            FakeSlack fake = new FakeSlack(listening, options, workspace, api, socket);
-            self.set(fake);
-            return fake;
+            return new FakeSlack(listening, options, workspace, api, socket);
         });
     }
 
