@@ -36,6 +36,8 @@ final class SlackApi {
         config.setFailOnUnknownProperties(false);
         // the SDK would otherwise call auth.test on its own and log the first characters of the token
         config.setTokenExistenceVerificationEnabled(false);
+        // and before its first call with a token, an auth.test of its own for its metrics
+        config.setStatsEnabled(false);
         this.slack = Slack.getInstance(config);
         this.methods = slack.methods(botToken);
     }

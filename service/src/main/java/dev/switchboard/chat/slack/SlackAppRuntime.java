@@ -142,7 +142,9 @@ final class SlackAppRuntime {
         }
         try {
             SocketModeClient client = api.socketMode(app.appToken());
+            // the SDK's session monitor alone would notice a drop only on its next round (every 5 s)
             client.setAutoReconnectEnabled(true);
+            client.setAutoReconnectOnCloseEnabled(true);
             client.addEventsApiEnvelopeListener(envelope -> {
                 JsonElement payload = envelope.getPayload();
                 JsonObject json = payload == null || !payload.isJsonObject() ? new JsonObject()

@@ -123,6 +123,55 @@ public final class BridgeConfig {
         return this;
     }
 
+    /** The Slack app's secrets in these tests: long enough for the SDK, distinct enough to find in a log. */
+    public static final String SLACK_BOT_TOKEN = "xoxb-test-bot-token-5d1e";
+    public static final String SLACK_APP_TOKEN = "xapp-test-app-token-c27a";
+    public static final String SLACK_SIGNING_SECRET = "signing-secret-93be61";
+    /** The channel the Slack binding serves (plus direct messages). */
+    public static final String SLACK_CHANNEL = "C0SRE0001";
+
+    /**
+     * An AgentBackend at {@code url}, the SlackApp {@code main} in {@code mode} (events or socket) on the Web API at
+     * {@code apiUrl}, and the Binding {@code slack-<name>} of channel {@link #SLACK_CHANNEL} and direct messages.
+     *
+     * @param bindingSpec extra lines of the Binding's spec; may be null
+     */
+    public BridgeConfig slackAgent(String name, String url, String mode, String apiUrl, String bindingSpec) {
+        yaml.append("""
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: AgentBackend
+                metadata: {name: %1$s}
+                spec: {url: "%2$s"}
+                ---
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: slack}
+                stringData: {botToken: %5$s, signingSecret: %6$s, appToken: %7$s}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: SlackApp
+                metadata: {name: main}
+                spec:
+                  mode: %3$s
+                  botToken: {secretRef: {name: slack, key: botToken}}
+                  signingSecret: {secretRef: {name: slack, key: signingSecret}}
+                  appToken: {secretRef: {name: slack, key: appToken}}
+                  apiUrl: "%4$s"
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Binding
+                metadata: {name: slack-%1$s}
+                spec:
+                  backendRef: {name: %1$s}
+                  chat: {platform: slack, app: main, channels: [%8$s, im]}
+                  identity: {tokenSecretRef: {name: tokens, key: binding}}
+                %9$s
+                """.formatted(name, url, mode, apiUrl, SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN,
+                SLACK_CHANNEL, indent(bindingSpec, "  ")));
+        return this;
+    }
+
     public String yaml() {
         return yaml.toString();
     }
