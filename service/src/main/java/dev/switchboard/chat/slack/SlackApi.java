@@ -7,7 +7,9 @@ import com.slack.api.methods.SlackApiException;
 import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.model.Message;
 import com.slack.api.socket_mode.SocketModeClient;
+import com.slack.api.util.http.SlackHttpClient;
 import java.io.IOException;
+import okhttp3.OkHttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +40,12 @@ final class SlackApi {
         config.setTokenExistenceVerificationEnabled(false);
         // and before its first call with a token, an auth.test of its own for its metrics
         config.setStatsEnabled(false);
-        this.slack = Slack.getInstance(config);
+        // okhttp resends a request whose pooled connection died before any answer: for chat.postMessage that is a
+        // second message. A failed post is looked up in its thread instead (SlackPoster), so no transport retries.
+        OkHttpClient http = SlackHttpClient.buildOkHttpClient(config).newBuilder().retryOnConnectionFailure(false).build();
+        SlackHttpClient client = new SlackHttpClient(http);
+        client.setConfig(config);
+        this.slack = Slack.getInstance(config, client);
         this.methods = slack.methods(botToken);
     }
 
