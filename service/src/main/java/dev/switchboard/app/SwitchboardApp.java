@@ -128,7 +128,7 @@ public final class SwitchboardApp {
                     bindings.stream().map(BindingRuntime::spec).toList(), clock);
             BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
                     config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
-            slack.start(bridge.driver(), bridge.store());
+            slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
                     webChat, slack, egress);
             app.mountRoutes(config, clock);
@@ -141,6 +141,7 @@ public final class SwitchboardApp {
                             if (resumed > 0) {
                                 LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
                             }
+                            slack.start();
                             return app;
                         });
                     })

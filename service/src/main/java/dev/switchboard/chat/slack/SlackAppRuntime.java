@@ -62,19 +62,30 @@ final class SlackAppRuntime {
         return api;
     }
 
-    /**
-     * Starts: learns the bot's identity, handles the events acknowledged but not handled before a stop, shows again
-     * what Slack may have missed, and in socket mode connects. Returns at once; the work runs on the app's threads.
-     */
-    void start(SlackIntake intake) {
+    /** The intake events go to; set before anything is received. */
+    void attach(SlackIntake intake) {
         this.intake = intake;
+    }
+
+    /**
+     * Starts: learns the bot's identity, handles the events acknowledged but not handled before a stop, and in
+     * socket mode connects. Returns at once; the work runs on the app's threads. Event ids older than a day are
+     * forgotten now and every hour.
+     */
+    void start() {
         intakeThread.execute(this::identify);
         intakeThread.execute(() -> {
             for (SlackStore.StoredEvent e : store.unhandledEvents(app.name())) {
                 intake.handle(e.eventId(), new JsonObject(e.body()));
             }
-            store.forgetEventsBefore(clock.instant().minus(SlackStore.EVENT_MEMORY));
         });
+        postThread.scheduleAtFixedRate(() -> {
+            try {
+                store.forgetEventsBefore(clock.instant().minus(SlackStore.EVENT_MEMORY));
+            } catch (RuntimeException e) {
+                LOG.warn("slack {}: forgetting old event ids failed: {}", app.name(), e.toString());
+            }
+        }, 0, 1, TimeUnit.HOURS);
         if (app.mode() == SlackMode.SOCKET) {
             intakeThread.execute(this::connectSocket);
         }
@@ -169,7 +180,7 @@ final class SlackAppRuntime {
             LOG.info("slack {}: socket mode connected", app.name());
         } catch (SlackApi.Failure e) {
             LOG.error("slack {}: socket mode could not connect: {}{}; trying again in 30 s", app.name(), e.getMessage(),
-                    SlackTroubles.hint(e.error));
+                    SlackTroubles.socketHint(e.error));
             postThread.schedule(() -> intakeThread.execute(this::connectSocket), 30, TimeUnit.SECONDS);
         } catch (java.io.IOException | RuntimeException e) {
             LOG.error("slack {}: socket mode could not connect: {}; trying again in 30 s", app.name(),

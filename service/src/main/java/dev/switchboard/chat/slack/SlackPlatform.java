@@ -73,8 +73,14 @@ public final class SlackPlatform implements ChatPlatform {
         }
     }
 
-    /** Starts every app: its intake, its poster, its socket; and shows again what a stop left unshown. */
-    public void start(SessionDriver driver, ChatStore chats) {
+    private ChatStore chats;
+
+    /**
+     * Connects every app to the bridge: from now on an event received is recorded and handed to the bridge (the
+     * routes are mounted after this). Nothing is called yet: see {@link #start}.
+     */
+    public void attach(SessionDriver driver, ChatStore chats) {
+        this.chats = chats;
         Map<String, Duration> timeouts = new HashMap<>();
         bindings.forEach(b -> timeouts.put(b.name(), b.questionTimeout()));
         Function<String, Duration> questionTimeout = timeouts::get;
@@ -89,8 +95,16 @@ public final class SlackPlatform implements ChatPlatform {
             SlackIntake intake = new SlackIntake(a.name(), rt.store(), chats, driver,
                     new SlackPeople(rt.api(), clock), rt.poster(), byChannel, clock, rt::botUserId);
             runtimes.put(a.name(), rt);
-            rt.start(intake);
+            rt.attach(intake);
         }
+    }
+
+    /**
+     * Starts every app once the bridge has resumed its sessions: learns who the bot is, handles events a stop left
+     * unhandled, opens the sockets, and shows again what a stop left unshown.
+     */
+    public void start() {
+        runtimes.values().forEach(SlackAppRuntime::start);
         if (!runtimes.isEmpty()) {
             showBehind(chats, runtimes.values().iterator().next().store());
         }

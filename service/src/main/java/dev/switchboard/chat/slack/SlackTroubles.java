@@ -18,6 +18,18 @@ final class SlackTroubles {
             "msg_too_long", "the message is too long for Slack",
             "no_permission", "the token may not do this: check the app's scopes");
 
+    /** apps.connections.open is called with the app-level token, not the bot token: its own hints. */
+    static String socketHint(String error) {
+        if ("invalid_auth".equals(error) || "not_authed".equals(error) || "not_allowed_token_type".equals(error)) {
+            return " (the app-level token is wrong: check the SlackApp's appToken Secret, an xapp- token with "
+                    + "connections:write)";
+        }
+        if ("missing_scope".equals(error)) {
+            return " (the app-level token lacks connections:write)";
+        }
+        return hint(error);
+    }
+
     /** A hint for the log ({@code " — check …"}), or nothing for an error without one. */
     static String hint(String error) {
         String h = error == null ? null : HINTS.get(error);

@@ -34,10 +34,16 @@ final class SlackRig implements AutoCloseable {
     SwitchboardApp app;
 
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec) {
+        this(dir, mode, slackOptions, agentOptions, bindingSpec, false);
+    }
+
+    /** @param fakesOwnTokens the fake Slack keeps the tokens of {@code slackOptions} (to refuse Switchboard's) */
+    SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
+            boolean fakesOwnTokens) {
         this.mode = mode;
         this.agent = TestAgent.start(vertx, agentOptions, 0).await();
-        this.slack = FakeSlack.start(vertx, slackOptions.withTokens(BridgeConfig.SLACK_BOT_TOKEN,
-                BridgeConfig.SLACK_APP_TOKEN)).await();
+        this.slack = FakeSlack.start(vertx, fakesOwnTokens ? slackOptions
+                : slackOptions.withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
         slack.addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
         slack.addUser(GRACE, "Grace", "Grace Hopper", "grace@example.com");
         this.config = BridgeConfig.server(dir.resolve("slack.db"), false, BridgeConfig.QUICK_CONTRACT)
