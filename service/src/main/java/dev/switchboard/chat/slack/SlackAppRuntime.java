@@ -162,7 +162,13 @@ final class SlackAppRuntime {
                         : new JsonObject(payload.toString());
                 String eventId = json.getValue("event_id") instanceof String s ? s : envelope.getEnvelopeId();
                 if ("event_callback".equals(json.getString("type"))) {
-                    receive(eventId, json.encode(), json);
+                    try {
+                        receive(eventId, json.encode(), json);
+                    } catch (RuntimeException e) {
+                        // not recorded, so not acknowledged: Slack delivers it again
+                        LOG.error("slack {}: event {} could not be recorded: {}", app.name(), eventId, e.toString());
+                        return;
+                    }
                 }
                 // acknowledged once recorded: an event the store did not take is redelivered by Slack
                 client.sendSocketModeResponse(AckResponse.builder().envelopeId(envelope.getEnvelopeId()).build());
@@ -174,6 +180,9 @@ final class SlackAppRuntime {
                     interaction(new JsonObject(payload.toString()));
                 }
             });
+            // slash commands are not Switchboard's, but an envelope left unacknowledged comes back again and again
+            client.addSlashCommandsEnvelopeListener(envelope ->
+                    client.sendSocketModeResponse(AckResponse.builder().envelopeId(envelope.getEnvelopeId()).build()));
             client.addWebSocketErrorListener(e -> LOG.warn("slack {}: socket mode: {}", app.name(), e.toString()));
             client.connect();
             socket = client;

@@ -14,8 +14,13 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** Issue 10, points 4 and 5: what a Slack thread shows, within Slack's rate limits, and how questions are answered. */
+/**
+ * Issue 10, points 4 and 5: what a Slack thread shows, within Slack's rate limits, and how questions are answered.
+ * What does not depend on how events arrive runs in both modes.
+ */
 class SlackThreadShowsTest {
 
     @TempDir
@@ -33,9 +38,10 @@ class SlackThreadShowsTest {
         return rig.agent.recorder().rpcRequests().stream().filter(RecordedRequest::isSend).toList();
     }
 
-    @Test
-    void aStreamedAnswerIsOneMessageEditedAboutOnceASecond() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void aStreamedAnswerIsOneMessageEditedAboutOnceASecond(String mode) {
+        rig = new SlackRig(dir, mode);
         String text = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima";
         SlackRig.Sent m = rig.mention(SlackRig.ADA, "/stream 12 200\n" + text, null);
         await().until(() -> rig.botReplies(m.ts()).stream().anyMatch(r -> r.text().contains("kilo lima")));
@@ -79,9 +85,10 @@ class SlackThreadShowsTest {
                 .isGreaterThanOrEqualTo(Duration.ofMillis(1900));
     }
 
-    @Test
-    void anInterruptedPostIsLookedUpInTheThreadNotSentTwice() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void anInterruptedPostIsLookedUpInTheThreadNotSentTwice(String mode) {
+        rig = new SlackRig(dir, mode);
         rig.slack.dropAfterPerforming("chat.postMessage", 1);
         SlackRig.Sent m = rig.mention(SlackRig.ADA, "/stream 3 400\nonce only please", null);
         await().until(() -> rig.botReplies(m.ts()).stream().anyMatch(r -> r.text().contains("once only please")));
@@ -107,9 +114,10 @@ class SlackThreadShowsTest {
         assertThat(rig.botReplies(m.ts()).get(0).text()).startsWith("_").endsWith("_");
     }
 
-    @Test
-    void aQuestionSaysWhoMayAnswerAndTheNextReplyAnswersIt() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void aQuestionSaysWhoMayAnswerAndTheNextReplyAnswersIt(String mode) {
+        rig = new SlackRig(dir, mode);
         SlackRig.Sent m = rig.mention(SlackRig.ADA, "/ask Which cluster?", null);
         await().until(() -> rig.botReplies(m.ts()).stream().anyMatch(r -> r.text().contains("Which cluster?")));
         SlackMessage question = rig.botReplies(m.ts()).get(0);

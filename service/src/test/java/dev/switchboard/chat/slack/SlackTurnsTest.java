@@ -16,12 +16,15 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Slack in events mode, end to end: a signed event in, the agent's answer out as one message in the thread. Each
- * test is one point of issue 10 (receiving, what becomes a turn, who wrote it, what the thread shows).
+ * Slack end to end: an event in (a signed POST in events mode, an envelope over the socket in socket mode), the
+ * agent's answer out as one message in the thread. Each test is one point of issue 10 (receiving, what becomes a
+ * turn, who wrote it); the ones that do not depend on HTTP run in both modes.
  */
-class SlackEventsModeTest {
+class SlackTurnsTest {
 
     @TempDir
     Path dir;
@@ -31,6 +34,15 @@ class SlackEventsModeTest {
     void stop() {
         if (rig != null) {
             rig.close();
+        }
+    }
+
+    /** Acknowledged: a 200 to the POST in events mode, the envelope's ack in socket mode. */
+    private void accepted(Delivery d) {
+        if (rig.mode.equals("socket")) {
+            await().until(() -> rig.slack.acked(d.body()));
+        } else {
+            assertThat(d.status()).isEqualTo(200);
         }
     }
 
@@ -46,11 +58,12 @@ class SlackEventsModeTest {
         assertThat(new JsonObject(d.body()).getString("challenge")).isEqualTo("3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P");
     }
 
-    @Test
-    void aMentionBecomesATurnAndTheAnswerAMessageInItsThread() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void aMentionBecomesATurnAndTheAnswerAMessageInItsThread(String mode) {
+        rig = new SlackRig(dir, mode);
         SlackRig.Sent m = rig.mention(SlackRig.ADA, "what is up?", null);
-        assertThat(m.delivery().status()).as("acknowledged").isEqualTo(200);
+        accepted(m.delivery());
         await().until(() -> rig.botReplies(m.ts()).stream().anyMatch(r -> r.text().contains("what is up?")));
         RecordedRequest send = await().until(() -> sends().stream().findFirst().orElse(null), r -> r != null);
         assertThat(send.text()).as("the prefix, then the text without the bot's mention")
@@ -63,9 +76,10 @@ class SlackEventsModeTest {
         assertThat(answer.metadata()).contains("switchboard_post");
     }
 
-    @Test
-    void aLaterMentionInTheThreadContinuesItsSession() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void aLaterMentionInTheThreadContinuesItsSession(String mode) {
+        rig = new SlackRig(dir, mode);
         SlackRig.Sent first = rig.mention(SlackRig.ADA, "first", null);
         await().until(() -> rig.botReplies(first.ts()).size() == 1);
         rig.mention(SlackRig.GRACE, "second", first.ts());
@@ -74,6 +88,10 @@ class SlackEventsModeTest {
         assertThat(sends).hasSize(2);
         assertThat(sends.get(1).contextId()).as("the same context").isNotNull().isEqualTo(contextOf(sends.get(0)));
         assertThat(sends.get(1).text()).startsWith("[Slack: Grace (U0GRACE01) <grace@example.com>]\nsecond");
+        rig.mention(SlackRig.ADA, "third", first.ts());
+        await().until(() -> rig.botReplies(first.ts()).size() == 3);
+        assertThat(rig.slack.calls("users.info")).as("who a person is, asked once and cached")
+                .filteredOn(c -> SlackRig.ADA.equals(c.param("user"))).hasSize(1);
     }
 
     private String contextOf(RecordedRequest first) {
@@ -99,19 +117,20 @@ class SlackEventsModeTest {
         assertThat(sends()).hasSize(1);
     }
 
-    @Test
-    void retriesAndDuplicatesAreOneTurnEvenAcrossARestart() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void retriesAndDuplicatesAreOneTurnEvenAcrossARestart(String mode) {
+        rig = new SlackRig(dir, mode);
         String ts = rig.slack.postAsUser(SlackRig.CHANNEL, null, SlackRig.ADA, rig.botMention() + " once");
         JsonObject event = rig.slack.mentionEvent(SlackRig.CHANNEL, ts);
         String eventId = SlackEvents.newEventId();
-        assertThat(rig.deliver(event, EventOptions.defaults().withEventId(eventId)).status()).isEqualTo(200);
-        assertThat(rig.deliver(event, EventOptions.defaults().retry(eventId, 1, "http_timeout")).status()).isEqualTo(200);
+        accepted(rig.deliver(event, EventOptions.defaults().withEventId(eventId)));
+        accepted(rig.deliver(event, EventOptions.defaults().retry(eventId, 1, "http_timeout")));
         await().until(() -> rig.botReplies(ts).size() == 1);
         rig.restart();
-        assertThat(rig.deliver(event, EventOptions.defaults().retry(eventId, 2, "http_timeout")).status()).isEqualTo(200);
+        accepted(rig.deliver(event, EventOptions.defaults().retry(eventId, 2, "http_timeout")));
         // the same message under a second event id (the message event of a DM, a second subscription) is the same turn
-        assertThat(rig.deliver(event, EventOptions.defaults()).status()).isEqualTo(200);
+        accepted(rig.deliver(event, EventOptions.defaults()));
         String later = rig.mention(SlackRig.ADA, "a later turn", null).ts();
         await().until(() -> rig.botReplies(later).size() == 1);
         assertThat(sends()).extracting(RecordedRequest::messageId).as("each message sent once")
@@ -119,9 +138,10 @@ class SlackEventsModeTest {
         assertThat(rig.botReplies(ts)).as("answered once").hasSize(1);
     }
 
-    @Test
-    void threadRepliesWithoutAMentionReachTheNextTurnAsUntrustedData() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void threadRepliesWithoutAMentionReachTheNextTurnAsUntrustedData(String mode) {
+        rig = new SlackRig(dir, mode);
         SlackRig.Sent first = rig.mention(SlackRig.ADA, "watch this thread", null);
         await().until(() -> rig.botReplies(first.ts()).size() == 1);
         rig.reply(SlackRig.GRACE, "disk is at 93% on db-2", first.ts());
@@ -144,9 +164,10 @@ class SlackEventsModeTest {
         assertThat(sends().get(2).text()).doesNotContain("untrusted");
     }
 
-    @Test
-    void botsEditsAndDeletionsStartNothing() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void botsEditsAndDeletionsStartNothing(String mode) {
+        rig = new SlackRig(dir, mode);
         String ts = rig.slack.postAsUser(SlackRig.CHANNEL, null, SlackRig.ADA, rig.botMention() + " hello");
         JsonObject own = SlackEvents.appMention(SlackRig.CHANNEL, rig.slack.options().botUserId(), "<@UBOT> me", ts, null);
         JsonObject otherBot = SlackEvents.appMention(SlackRig.CHANNEL, "U0BOT0002", "<@UBOT> beep", ts, null)
@@ -157,7 +178,7 @@ class SlackEventsModeTest {
                 .put("subtype", "message_deleted");
         JsonObject elsewhere = SlackEvents.appMention("C0NOTBOUND", SlackRig.ADA, "<@UBOT> hi", ts, null);
         for (JsonObject e : List.of(own, otherBot, edit, deletion, elsewhere)) {
-            assertThat(rig.deliver(e, EventOptions.defaults()).status()).isEqualTo(200);
+            accepted(rig.deliver(e, EventOptions.defaults()));
         }
         // then a real mention: once it is answered, everything delivered before it has been handled (one intake, in order)
         SlackRig.Sent real = rig.mention(SlackRig.ADA, "real", null);
@@ -166,19 +187,21 @@ class SlackEventsModeTest {
         assertThat(rig.slack.messages("C0NOTBOUND")).isEmpty();
     }
 
-    @Test
-    void aDirectMessageIsATurn() {
-        rig = new SlackRig(dir, "events");
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void aDirectMessageIsATurn(String mode) {
+        rig = new SlackRig(dir, mode);
         String dm = "D0ADA0001";
         String ts = rig.slack.postAsUser(dm, null, SlackRig.ADA, "hello from a DM");
-        assertThat(rig.deliver(SlackEvents.directMessage(dm, SlackRig.ADA, "hello from a DM", ts, null),
-                EventOptions.defaults()).status()).isEqualTo(200);
+        accepted(rig.deliver(SlackEvents.directMessage(dm, SlackRig.ADA, "hello from a DM", ts, null),
+                EventOptions.defaults()));
         await().until(() -> rig.slack.thread(dm, ts).stream().anyMatch(m -> m.fromBot() && m.text().contains("hello from a DM")));
     }
 
-    @Test
-    void withoutTheEmailScopeThePrefixHasNoEmail() {
-        rig = new SlackRig(dir, "events", FakeSlackOptions.defaults().withEmailScope(false), TestAgentOptions.echo("sre"), null);
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void withoutTheEmailScopeThePrefixHasNoEmail(String mode) {
+        rig = new SlackRig(dir, mode, FakeSlackOptions.defaults().withEmailScope(false), TestAgentOptions.echo("sre"), null);
         SlackRig.Sent m = rig.mention(SlackRig.ADA, "hi", null);
         await().until(() -> rig.botReplies(m.ts()).size() == 1);
         assertThat(sends().get(0).text()).startsWith("[Slack: Ada (U0ADA0001)]\nhi");
