@@ -7,6 +7,7 @@ import com.slack.api.methods.SlackApiException;
 import com.slack.api.methods.SlackApiTextResponse;
 import com.slack.api.model.Message;
 import com.slack.api.socket_mode.SocketModeClient;
+import com.slack.api.util.http.SlackHttpClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -38,7 +39,13 @@ final class SlackApi {
         config.setTokenExistenceVerificationEnabled(false);
         // and before its first call with a token, an auth.test of its own for its metrics
         config.setStatsEnabled(false);
-        this.slack = Slack.getInstance(config);
+        // OkHttp by default silently sends a request again when a kept-alive connection closes before the answer:
+        // for chat.postMessage that is a second message the poster never learns of (the first one is in Slack).
+        // A lost answer must surface as a failure, so the poster looks the message up before posting again.
+        SlackHttpClient http = new SlackHttpClient(SlackHttpClient.buildOkHttpClient(config).newBuilder()
+                .retryOnConnectionFailure(false).build());
+        http.setConfig(config);
+        this.slack = Slack.getInstance(config, http);
         this.methods = slack.methods(botToken);
     }
 
