@@ -1,0 +1,54 @@
+package dev.switchboard.chat.slack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.testkit.slack.FakeSlack;
+import dev.switchboard.testkit.slack.FakeSlackOptions;
+import dev.switchboard.testkit.slack.SlackMessage;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The Web API client on the fake Slack: what it does when Slack's answer is lost. */
+class SlackApiTest {
+
+    Vertx vertx;
+    FakeSlack slack;
+    SlackApi api;
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx();
+        slack = FakeSlack.start(vertx, FakeSlackOptions.defaults()
+                .withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
+        api = new SlackApi(slack.apiUrl(), BridgeConfig.SLACK_BOT_TOKEN);
+    }
+
+    @AfterEach
+    void stop() {
+        slack.close().await();
+        vertx.close().await();
+    }
+
+    /**
+     * A chat.postMessage whose connection closes before the answer is not sent again by the HTTP client, even on a
+     * pooled (kept-alive) connection, where OkHttp would by default retry it silently: the post is in Slack, and a
+     * second one would be a duplicate message the poster never learns of.
+     */
+    @Test
+    void aPostWhoseAnswerIsLostIsNotResentOnAPooledConnection() throws Exception {
+        String parent = slack.postAsUser(BridgeConfig.SLACK_CHANNEL, null, "U0ADA0001", "hello");
+        for (int i = 0; i < 3; i++) {
+            api.authTest(); // the connection the post will reuse
+        }
+        slack.dropAfterPerforming("chat.postMessage", 1);
+        assertThatThrownBy(() -> api.post(BridgeConfig.SLACK_CHANNEL, parent, "lost answer", "p1", 0))
+                .isInstanceOf(SlackApi.Failure.class);
+        assertThat(slack.calls("chat.postMessage")).as("sent once").hasSize(1);
+        assertThat(slack.thread(BridgeConfig.SLACK_CHANNEL, parent)).filteredOn(SlackMessage::fromBot).hasSize(1);
+        assertThat(api.findPosted(BridgeConfig.SLACK_CHANNEL, parent, "p1", 0)).isPresent();
+    }
+}
