@@ -107,7 +107,7 @@ final class SlackIntake {
                 title(t.text()), now, now));
         List<SlackStore.SideMessage> side = store.sideMessages(threadId, MAX_SIDE_MESSAGES);
         String text = UntrustedData.append(bounded(t.text(), MAX_TEXT), "Replies in this thread since the last turn",
-                entries(side));
+                "slack", "thread-replies", entries(side));
         if (text.isBlank()) {
             poster.say(t.channel(), threadTs, "Mention me with a message for the agent.");
             return;

@@ -154,7 +154,7 @@ class SlackTurnsTest {
         assertThat(sends()).as("the replies were not turns").hasSize(2);
         String text = sends().get(1).text();
         assertThat(text).startsWith("[Slack: Ada (U0ADA0001) <ada@example.com>]\nwhat did Grace say?\n\n");
-        assertThat(text).contains("untrusted data").contains("<untrusted-data>\nGrace (U0GRACE01): disk is at 93% on db-2\n");
+        assertThat(text).contains("untrusted data").contains("<untrusted-data source=\"slack\" name=\"thread-replies\">\nGrace (U0GRACE01): disk is at 93% on db-2\n");
         assertThat(text.indexOf("</untrusted-data>")).as("the quoted close tag does not end the block")
                 .isEqualTo(text.lastIndexOf("</untrusted-data>")).isEqualTo(text.length() - "</untrusted-data>".length());
         await().until(() -> rig.botReplies(first.ts()).size() == 2);
