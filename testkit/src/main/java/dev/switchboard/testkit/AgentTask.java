@@ -34,6 +34,10 @@ final class AgentTask {
     private final List<Artifact> artifacts = new ArrayList<>();
     private final List<Consumer<StreamEvent>> listeners = new CopyOnWriteArrayList<>();
     private TaskStatus status;
+    /** Whether the call that last ran this task activated kagent's hitl/v1 extension. */
+    private boolean hitlActivated;
+    /** The hitl/v1 request the task waits on an answer to; null when it waits on none. */
+    private ObjectNode pendingHitl;
 
     AgentTask(String id, String contextId, long sequence) {
         this.id = id;
@@ -70,12 +74,49 @@ final class AgentTask {
 
     /** Moves to {@code state}; {@code parts} (null for none) become the agent's status message. */
     synchronized void setStatus(TaskState state, List<Part> parts, ObjectNode metadata) {
+        setStatus(state, parts, metadata, null);
+    }
+
+    /** Remembers whether the call now running the task activated the hitl/v1 extension (see {@link #pauseForHitl}). */
+    synchronized void hitlActivated(boolean activated) {
+        hitlActivated = activated;
+    }
+
+    /**
+     * Pauses in input-required with a kagent hitl/v1 request. When the running call activated the extension, the
+     * status message carries the request ({@code extensions} and {@code metadata[URI]}) and the task waits on a
+     * structured answer; otherwise it carries kagent's readable text only and waits on nothing in particular.
+     */
+    synchronized void pauseForHitl(ObjectNode request) {
+        if (status.state().isTerminal()) {
+            return;
+        }
+        if (hitlActivated) {
+            ObjectNode metadata = request.objectNode();
+            metadata.set(KagentHitl.URI, request.deepCopy());
+            pendingHitl = request.deepCopy();
+            setStatus(TaskState.INPUT_REQUIRED, List.of(Part.text(KagentHitl.displayText(request))), metadata,
+                    List.of(KagentHitl.URI));
+        } else {
+            pendingHitl = null;
+            setStatus(TaskState.INPUT_REQUIRED, List.of(Part.text(KagentHitl.DEFAULT_HINT)), null, null);
+        }
+    }
+
+    /** The hitl/v1 request the task waits on, which the caller now answers; null when none. */
+    synchronized ObjectNode takePendingHitl() {
+        ObjectNode pending = pendingHitl;
+        pendingHitl = null;
+        return pending;
+    }
+
+    private void setStatus(TaskState state, List<Part> parts, ObjectNode metadata, List<String> extensions) {
         if (status.state().isTerminal()) {
             return;
         }
         Message message = null;
         if (parts != null) {
-            message = new Message("status-" + UUID.randomUUID(), Role.AGENT, parts, contextId, id, metadata, null, null);
+            message = new Message("status-" + UUID.randomUUID(), Role.AGENT, parts, contextId, id, metadata, extensions, null);
             history.add(message);
         }
         status = new TaskStatus(state, message, now());

@@ -1,5 +1,11 @@
 package dev.switchboard.testkit;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.protocol.Json;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -469,6 +475,139 @@ public sealed interface Behavior {
         }
     }
 
+    /**
+     * kagent tool approval (hitl/v1): working, then input-required asking to approve one call of {@code tool} with
+     * {@code args}. With the extension activated (an agent whose card lists it, see {@link TestAgentOptions#kagent},
+     * and a call with {@code A2A-Extensions: https://kagent.dev/extensions/hitl/v1}) the status message carries a
+     * display text, {@code extensions:[URI]} and {@code metadata[URI] = {type: tool_approval_request, hint, tools:[{id,
+     * call_id, name, args}]}}; otherwise only kagent's readable text, as kagent sends a client that did not opt in.
+     * The answer is a message to the same task with {@code metadata[URI] = {type: tool_approval_response,
+     * approvals:[{id, approved, rejection_reason?}]}} naming every id once: approved runs the tool (function_call and
+     * function_response step cards, artifact "approved TOOL: done"), rejected ends with "rejected TOOL: REASON"; a
+     * bad answer fails the task with kagent's error text, as kagent does (no JSON-RPC error).
+     */
+    record Approve(String tool, ObjectNode args) implements TaskBehavior {
+        public static final String DEFAULT_TOOL = "delete_pod";
+
+        public Approve {
+            require(tool != null && !tool.isBlank() && !tool.contains(" "), "/approve needs a tool name without spaces");
+            args = args == null ? JsonNodeFactory.instance.objectNode() : args.deepCopy();
+        }
+
+        @Override
+        public Script script(String text) {
+            return Script.approve("Approval required for " + tool, List.of(KagentHitl.Tool.of(tool, args.deepCopy())));
+        }
+
+        @Override
+        public String directive() {
+            return "/approve " + tool + (args.isEmpty() ? "" : " " + args);
+        }
+    }
+
+    /** Like {@link Approve} with two pending tools in one flat list (delete_file and restart_deployment), decided independently. */
+    record ApproveMany() implements TaskBehavior {
+        @Override
+        public Script script(String text) {
+            ObjectNode path = JsonNodeFactory.instance.objectNode().put("path", "/tmp/old");
+            ObjectNode deployment = JsonNodeFactory.instance.objectNode().put("name", "api").put("namespace", "production");
+            return Script.approve("Two operations require approval",
+                    List.of(KagentHitl.Tool.of("delete_file", path), KagentHitl.Tool.of("restart_deployment", deployment)));
+        }
+
+        @Override
+        public String directive() {
+            return "/approvemany";
+        }
+    }
+
+    /**
+     * Like {@link Approve}, paused because a subagent paused: {@code tools} holds the parent's remote-agent tool
+     * (k8s_agent) and {@code nested} the subagent's task, context and tools (delete_pod). The answer names the
+     * nested tools' ids, not the parent's.
+     */
+    record ApproveNested() implements TaskBehavior {
+        @Override
+        public Script script(String text) {
+            JsonNodeFactory json = JsonNodeFactory.instance;
+            return Script.approveNested("k8s_agent",
+                    KagentHitl.Tool.of("k8s_agent", json.objectNode().put("request", "Remove the obsolete pod")),
+                    List.of(KagentHitl.Tool.of("delete_pod", json.objectNode().put("name", "obsolete").put("namespace", "production"))));
+        }
+
+        @Override
+        public String directive() {
+            return "/approvenested";
+        }
+    }
+
+    /**
+     * kagent ask-user (hitl/v1): input-required with {@code metadata[URI] = {type: ask_user_request, id, questions}},
+     * one single-choice and one multiple-choice question. The answer {@code {type: ask_user_response, id,
+     * answers:[{answer:[…]}, …]}} is positional; the task completes with an artifact of "QUESTION ANSWERS" lines.
+     */
+    record AskUser() implements TaskBehavior {
+        @Override
+        public Script script(String text) {
+            return Script.askUser();
+        }
+
+        @Override
+        public String directive() {
+            return "/askuser";
+        }
+    }
+
+    /**
+     * kagent step cards: working status updates whose messages carry a text part and a function_call DataPart
+     * {@code {id, name, args}}, then a function_response DataPart {@code {id, name, response:{result, isError}}},
+     * typed by {@code kagent_type} metadata (or {@code adk_type} with {@code adk}, the upstream ADK spelling), then
+     * the text as the artifact, completed.
+     */
+    record Steps(boolean adkPrefix) implements TaskBehavior {
+        @Override
+        public Script script(String text) {
+            return Script.steps(text, adkPrefix ? "adk_" : "kagent_");
+        }
+
+        @Override
+        public String directive() {
+            return adkPrefix ? "/steps adk" : "/steps";
+        }
+    }
+
+    /**
+     * Fails as a kagent agent does when the model stops with an error: a failed status whose message is one text
+     * part (kagent's text for the code) and metadata {@code {"kagent_error_code": code}}. {@code /kfail} alone
+     * fails with MAX_TOKENS.
+     */
+    record KagentFail(String code) implements TaskBehavior {
+        public static final String DEFAULT_CODE = "MAX_TOKENS";
+
+        public KagentFail {
+            require(code != null && !code.isBlank() && !code.contains(" "), "/kfail needs one error code, e.g. MAX_TOKENS");
+        }
+
+        /** kagent's friendly texts (kagent-adk converters/error_mappings.py) for the codes tests use, else its default. */
+        String message() {
+            return switch (code) {
+                case "MAX_TOKENS" -> "Response was truncated due to maximum token limit. Try asking a shorter question or breaking it into parts.";
+                case "SAFETY" -> "Response was blocked due to safety concerns. Please rephrase your request to avoid potentially harmful content.";
+                default -> "An error occurred during processing";
+            };
+        }
+
+        @Override
+        public Script script(String text) {
+            return Script.kagentFail(code, message());
+        }
+
+        @Override
+        public String directive() {
+            return "/kfail " + code;
+        }
+    }
+
     static Behavior echo() {
         return new Echo();
     }
@@ -562,6 +701,18 @@ public sealed interface Behavior {
                 yield new Mute(integer(args[0], name), task(args.length > 1 ? parse(args[1]) : new Echo(), name));
             }
             case "/fulltask" -> new FullTask(task(rest.isEmpty() ? new Echo() : parse(rest), name));
+            case "/approve" -> {
+                String[] args = rest.split("\\s+", 2);
+                yield new Approve(rest.isEmpty() ? Approve.DEFAULT_TOOL : args[0], args.length > 1 ? jsonObject(args[1], name) : null);
+            }
+            case "/approvemany" -> noArgs(new ApproveMany(), rest);
+            case "/approvenested" -> noArgs(new ApproveNested(), rest);
+            case "/askuser" -> noArgs(new AskUser(), rest);
+            case "/steps" -> {
+                require(rest.isEmpty() || rest.equalsIgnoreCase("adk"), "/steps takes nothing or 'adk', got '" + rest + "'");
+                yield new Steps(!rest.isEmpty());
+            }
+            case "/kfail" -> new KagentFail(rest.isEmpty() ? KagentFail.DEFAULT_CODE : words(rest, 1, 1, name)[0]);
             case "/vanish" -> new Vanish(integer(words(rest, 1, 1, name)[0], name));
             case "/chaos" -> {
                 String[] args = rest.split("\\s+", 4);
@@ -590,6 +741,18 @@ public sealed interface Behavior {
         require(args.length >= min && args.length <= max,
                 name + " takes " + (min == max ? min : min + " to " + max) + " arguments, got '" + rest + "'");
         return args;
+    }
+
+    private static ObjectNode jsonObject(String text, String name) {
+        try {
+            JsonNode node = Json.mapper().readTree(text);
+            if (node instanceof ObjectNode object) {
+                return object;
+            }
+        } catch (JsonProcessingException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(name + " expects the arguments as a JSON object, got '" + text + "'");
     }
 
     private static int integer(String text, String name) {

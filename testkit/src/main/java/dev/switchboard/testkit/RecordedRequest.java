@@ -3,6 +3,8 @@ package dev.switchboard.testkit;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.MultiMap;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * One HTTP request a test agent received, as it arrived. JSON-RPC fields are null when the body did
@@ -44,6 +46,15 @@ public record RecordedRequest(
     /** The first value of a header, case-insensitively; null when absent. */
     public String header(String name) {
         return headers.get(name);
+    }
+
+    /** The extension URIs the request asked for in its {@code A2A-Extensions} headers (comma-separated, trimmed). */
+    public List<String> requestedExtensions() {
+        return headers.getAll("A2A-Extensions").stream()
+                .flatMap(v -> Arrays.stream(v.split(",")))
+                .map(String::strip)
+                .filter(uri -> !uri.isEmpty())
+                .toList();
     }
 
     /** True for SendMessage, SendStreamingMessage and their 0.3 names. */

@@ -12,6 +12,7 @@ final class RpcCall {
     private final RoutingContext ctx;
     private final WireCodec codec;
     private final JsonNode id;
+    private boolean hitlActivated;
 
     RpcCall(RoutingContext ctx, WireCodec codec, JsonNode id) {
         this.ctx = ctx;
@@ -41,6 +42,20 @@ final class RpcCall {
             response.putHeader("WWW-Authenticate", "Bearer");
         }
         response.end("testkit: HTTP " + status);
+    }
+
+    /**
+     * Activates kagent's hitl/v1 extension for this call and echoes it in the {@value KagentHitl#HEADER} response
+     * header, as kagent's servers echo the extensions they activated.
+     */
+    void activateHitl() {
+        hitlActivated = true;
+        header(KagentHitl.HEADER, KagentHitl.URI);
+    }
+
+    /** True when the call asked for hitl/v1 and the agent supports it. */
+    boolean hitlActivated() {
+        return hitlActivated;
     }
 
     /** Adds a header to the response, whatever it turns out to be. */

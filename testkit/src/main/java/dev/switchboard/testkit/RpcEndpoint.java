@@ -1,6 +1,7 @@
 package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.protocol.Json;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -72,6 +73,10 @@ final class RpcEndpoint implements Handler<RoutingContext> {
         }
         ProtocolVersion version = ((VersionDetector.Detected) detection).version();
         RpcCall call = new RpcCall(ctx, WireCodec.of(version), id);
+        // Only an agent whose card lists hitl/v1 activates it, and only for the exact URI (kagent's interceptor).
+        if (options.kagentHitl() && KagentHitl.requested(ctx.request().headers())) {
+            call.activateHitl();
+        }
         if (!options.serves(version)) {
             call.error(JsonRpcError.VERSION_NOT_SUPPORTED, "this agent serves A2A "
                     + options.versions().stream().map(ProtocolVersion::label).sorted().collect(Collectors.joining(" and "))
@@ -262,7 +267,12 @@ final class RpcEndpoint implements Handler<RoutingContext> {
         AgentTask task = blank(message.taskId()) ? newTask(message, behavior) : pausedTask(message);
         task.addUserMessage(message);
         recorder.recordExecution(message.messageId());
-        Script script = behavior.script(text);
+        // A task paused on a kagent hitl/v1 request takes a structured answer, whatever its text says.
+        ObjectNode pendingHitl = task.takePendingHitl();
+        task.hitlActivated(call.hitlActivated());
+        Script script = pendingHitl != null
+                ? KagentHitl.resume(pendingHitl, message, call.hitlActivated())
+                : behavior.script(text);
         EventStream.Shape shape = run.shape();
         if (run.answerStatus() > 0) {
             call.httpStatus(run.answerStatus(), endpointUrl);

@@ -6,6 +6,7 @@ import dev.switchboard.protocol.model.Part;
 import dev.switchboard.protocol.model.TaskState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The steps a task behaviour takes, as plain data, so the timing-free part of every behaviour can be
@@ -39,6 +40,19 @@ public record Script(List<Step> steps) {
 
     /** Waits before the next step. */
     public record Pause(long millis) implements Step {}
+
+    /**
+     * Pauses in input-required with a kagent {@code hitl/v1} {@code request} (tool_approval_request or
+     * ask_user_request). Whether the client sees the payload depends on the call that started the step: with the
+     * extension activated, the status message carries a display text, {@code extensions:[URI]} and
+     * {@code metadata[URI] = request}, and the task waits for a structured answer to it; otherwise the message is
+     * kagent's readable text alone, as kagent sends to a client that did not opt in.
+     */
+    public record HitlPause(ObjectNode request) implements Step {
+        public HitlPause {
+            request = request.deepCopy();
+        }
+    }
 
     static Script echo(String text) {
         return new Script(List.of(
@@ -94,6 +108,44 @@ public record Script(List<Step> steps) {
         ObjectNode data = JsonNodeFactory.instance.objectNode().put("approve", "deploy to production?");
         return new Script(List.of(SetStatus.of(TaskState.WORKING),
                 new SetStatusParts(TaskState.INPUT_REQUIRED, List.of(new Part.Data(data, null, null, null)))));
+    }
+
+    /** Working, then a pause asking to approve {@code tools} (several form one flat list, as kagent flattens them). */
+    static Script approve(String hint, List<KagentHitl.Tool> tools) {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING), new HitlPause(KagentHitl.approvalRequest(hint, tools))));
+    }
+
+    static Script approveNested(String subagent, KagentHitl.Tool parent, List<KagentHitl.Tool> childTools) {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING),
+                new HitlPause(KagentHitl.nestedApprovalRequest(subagent, parent, childTools))));
+    }
+
+    static Script askUser() {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING), new HitlPause(KagentHitl.askUserRequest())));
+    }
+
+    /**
+     * Step cards as kagent streams them: a working status whose message has a text part and a function_call
+     * DataPart, then one with the function_response, then {@code text} as the answer, completed.
+     *
+     * @param prefix the metadata prefix, {@code kagent_} as kagent writes it or {@code adk_} as upstream ADK does
+     */
+    static Script steps(String text, String prefix) {
+        String callId = "call-" + UUID.randomUUID();
+        ObjectNode args = JsonNodeFactory.instance.objectNode().put("namespace", "default");
+        return new Script(List.of(SetStatus.of(TaskState.WORKING),
+                new SetStatusParts(TaskState.WORKING, List.of(Part.text("Let me list the pods."),
+                        KagentHitl.functionCall(prefix, callId, "get_pods", args))),
+                new SetStatusParts(TaskState.WORKING, List.of(
+                        KagentHitl.functionResponse(prefix, callId, "get_pods", "3 pods", false))),
+                new AddChunk(text, false, true),
+                SetStatus.of(TaskState.COMPLETED)));
+    }
+
+    /** Fails as a kagent agent does on an ADK error event: kagent's text for {@code code}, metadata {@code kagent_error_code}. */
+    static Script kagentFail(String code, String message) {
+        return new Script(List.of(SetStatus.of(TaskState.WORKING), new SetStatus(TaskState.FAILED, message,
+                JsonNodeFactory.instance.objectNode().put("kagent_error_code", code))));
     }
 
     static Script empty() {

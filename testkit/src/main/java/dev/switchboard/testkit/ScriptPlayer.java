@@ -48,6 +48,8 @@ final class ScriptPlayer {
                 task.setStatus(set.state(), set.text(), set.metadata());
             } else if (step instanceof Script.SetStatusParts set) {
                 task.setStatus(set.state(), set.parts(), null);
+            } else if (step instanceof Script.HitlPause pause) {
+                task.pauseForHitl(pause.request());
             } else if (step instanceof Script.AddChunk chunk) {
                 task.addChunk(chunk.text(), chunk.append(), chunk.lastChunk());
             }

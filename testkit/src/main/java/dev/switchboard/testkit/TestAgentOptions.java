@@ -5,6 +5,7 @@ import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.AgentExtension;
 import dev.switchboard.protocol.model.AgentInterface;
 import dev.switchboard.protocol.model.AgentSkill;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -63,6 +64,33 @@ public record TestAgentOptions(
     /** An echo agent serving A2A 1.0 and 0.3 with streaming. */
     public static TestAgentOptions echo(String name) {
         return new TestAgentOptions(name, null, EnumSet.allOf(ProtocolVersion.class), true, Behavior.echo(), null);
+    }
+
+    /**
+     * An agent speaking kagent's dialect ("kagent-v1"): A2A 1.0 only, streaming, and a card listing kagent's
+     * human-in-the-loop extension ({@link KagentHitl#cardExtension()}, not required). A call that sends
+     * {@code A2A-Extensions: https://kagent.dev/extensions/hitl/v1} activates it (echoed in the same response
+     * header), so {@code /approve}, {@code /approvemany}, {@code /approvenested} and {@code /askuser} pause with the
+     * structured request; {@code /steps} and {@code /kfail} work without it.
+     */
+    public static TestAgentOptions kagent(String name) {
+        return echo(name).withVersions(ProtocolVersion.V1_0).withDescription("Switchboard testkit agent speaking kagent-v1")
+                .withKagentHitl(true);
+    }
+
+    /** Lists (or drops) kagent's hitl/v1 extension on the card, keeping the other extensions. */
+    public TestAgentOptions withKagentHitl(boolean hitl) {
+        List<AgentExtension> others = extensions.stream().filter(e -> !KagentHitl.URI.equals(e.uri())).toList();
+        List<AgentExtension> listed = new ArrayList<>(others);
+        if (hitl) {
+            listed.add(KagentHitl.cardExtension());
+        }
+        return withExtensions(listed);
+    }
+
+    /** True when the card lists kagent's hitl/v1 extension: only then can a call activate it. */
+    public boolean kagentHitl() {
+        return extensions.stream().anyMatch(e -> KagentHitl.URI.equals(e.uri()));
     }
 
     public TestAgentOptions withName(String newName) {
