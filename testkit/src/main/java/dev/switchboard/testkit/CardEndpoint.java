@@ -1,6 +1,7 @@
 package dev.switchboard.testkit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.codec.CardCodec;
 import dev.switchboard.protocol.codec.WireCodec;
@@ -48,7 +49,21 @@ final class CardEndpoint implements Handler<RoutingContext> {
         ctx.response()
                 .putHeader("Content-Type", "application/json")
                 .putHeader("Vary", "A2A-Version")
-                .end(cardFor(ctx.request().getHeader("A2A-Version")).toString());
+                .end(withExplicitHitl(cardFor(ctx.request().getHeader("A2A-Version"))).toString());
+    }
+
+    /**
+     * Writes kagent's hitl/v1 entry with {@code "required": false} spelled out, as kagent's sources declare it
+     * ({@code EnrichAgentCard}, {@code attach_hitl_agent_extension}). kagent's own serialisers drop the false
+     * (Go {@code omitempty}, proto3 JSON defaults), so clients must read an absent {@code required} as false too.
+     */
+    private static JsonNode withExplicitHitl(JsonNode card) {
+        for (JsonNode extension : card.path("capabilities").path("extensions")) {
+            if (extension instanceof ObjectNode entry && KagentHitl.URI.equals(entry.path("uri").asText()) && !entry.has("required")) {
+                entry.put("required", false);
+            }
+        }
+        return card;
     }
 
     private JsonNode cardFor(String requestedVersion) {
