@@ -7,11 +7,14 @@ import java.util.Locale;
 /**
  * B12: the category of a failed task, read only from the status message's text (up to 32 parts,
  * 4096 characters) and the metadata keys {@code code}, {@code error_code}, {@code kagent_error_code}.
- * The codes are the agent's own classification, so they are read first; nothing read here is shown.
+ * The codes are the agent's own classification, so they are read first; nothing read here is shown. kagent's codes
+ * (GenAI finish reasons: {@code MAX_TOKENS}, {@code SAFETY}, {@code RECITATION}, …; {@code API_ERROR}) fit a category
+ * only where the seed has one: {@code MAX_TOKENS} is the context limit; the content-policy reasons have none.
  */
 public enum FailureCategory {
+    // MAX_TOKENS is kagent's code (a GenAI finish reason) for an answer cut at the model's token limit
     CONTEXT_LIMIT("context limit", "context_length", "context length", "context window", "context limit",
-            "too many tokens", "maximum context", "token limit"),
+            "too many tokens", "maximum context", "token limit", "max_tokens"),
     RATE_LIMIT("rate limit", "rate_limit", "rate limit", "ratelimit", "too many requests", "429", "quota",
             "resource_exhausted"),
     AUTHENTICATION("authentication", "unauthenticated", "authentication", "invalid api key", "invalid_api_key",
