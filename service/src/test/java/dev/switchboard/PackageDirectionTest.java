@@ -43,6 +43,8 @@ class PackageDirectionTest {
             Map.entry("chat.web", 4),
             Map.entry("chat.slack", 4),
             Map.entry("ops", 4),
+            // alert triggers: an endpoint that starts turns with no person
+            Map.entry("trigger", 4),
             Map.entry("registry", 3),
             Map.entry("store", 3),
             Map.entry("client", 3),
@@ -58,6 +60,8 @@ class PackageDirectionTest {
             // a chat platform implements the bridge's ChatPlatform seam and hands it people's messages
             "chat.web -> bridge",
             "chat.slack -> bridge",
+            // a trigger hands its turns to the bridge's SessionDriver and writes them with its UntrustedData blocks
+            "trigger -> bridge",
             // the SQL implementation of the registry's RegistrationStore
             "store -> registry");
 

@@ -22,6 +22,8 @@ import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.registry.RegistryRoutes;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.SqlRegistrationStore;
+import dev.switchboard.trigger.TriggerRoutes;
+import dev.switchboard.trigger.Triggers;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -180,6 +182,7 @@ public final class SwitchboardApp {
                 auth, clock);
         web.mount(router);
         slack.mount(vertx, router);
+        new TriggerRoutes(vertx, TriggerApps.of(config, bindings, bridge, slack, clock)).mount(router);
         // the page answers any GET the other routes did not take
         web.mountPage(router);
         RouterErrors.mountLast(router);

@@ -14,6 +14,8 @@ import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.RegistrySettings;
+import dev.switchboard.trigger.TriggerFormat;
+import dev.switchboard.trigger.TriggerSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -38,7 +40,7 @@ public final class ConfigLoader {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Pattern VAR = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
-    private static final Set<String> KINDS = Set.of("AgentBackend", "Binding", "Server", "Secret", "SlackApp");
+    private static final Set<String> KINDS = Set.of("AgentBackend", "Binding", "Server", "Secret", "SlackApp", "Trigger");
 
     private final Map<String, String> env;
 
@@ -72,6 +74,7 @@ public final class ConfigLoader {
         List<AgentBackendSpec> backends = new ArrayList<>();
         List<BindingSpec> bindings = new ArrayList<>();
         List<SlackAppSpec> slackApps = new ArrayList<>();
+        List<TriggerSpec> triggers = new ArrayList<>();
         Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
         int n = 0;
         for (JsonNode raw : docs) {
@@ -87,7 +90,7 @@ public final class ConfigLoader {
             String kind = doc.requiredText(node, "kind");
             doc.kind = kind;
             if (!KINDS.contains(kind)) {
-                throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret, SlackApp)");
+                throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret, SlackApp, Trigger)");
             }
             doc.name = node.path("metadata").path("name").asText(null);
             switch (kind) {
@@ -102,13 +105,15 @@ public final class ConfigLoader {
                 case "Secret" -> secrets.put(doc.requiredName(node), secret(doc, node));
                 case "AgentBackend" -> backends.add(backend(doc, node));
                 case "SlackApp" -> slackApps.add(slackApp(doc, node));
+                case "Trigger" -> triggers.add(trigger(doc, node));
                 default -> bindings.add(binding(doc, node));
             }
         }
         checkReferences(source, backends, bindings, secrets);
         checkSlackApps(source, slackApps, bindings, secrets);
+        checkTriggers(source, triggers, bindings, secrets);
         return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge,
-                List.copyOf(slackApps));
+                List.copyOf(slackApps), List.copyOf(triggers));
     }
 
     // ---- kinds ----
@@ -428,6 +433,64 @@ public final class ConfigLoader {
             apiUrl = apiUrl + "/";
         }
         return new SlackAppSpec(name, mode, botToken, signing, appToken, apiUrl);
+    }
+
+    private static TriggerSpec trigger(Doc doc, JsonNode node) {
+        String name = doc.requiredName(node);
+        if (!name.matches("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")) {
+            throw doc.error("metadata.name", "'" + name + "' must be lower-case letters, digits and dashes (it is the "
+                    + "last segment of /triggers/<name>)");
+        }
+        JsonNode spec = doc.requiredObject(node, "spec");
+        String binding = doc.requiredText(spec.path("bindingRef"), "name", "spec.bindingRef.name");
+        String formatText = doc.requiredText(spec, "format", "spec.format");
+        TriggerFormat format = TriggerFormat.of(formatText).orElseThrow(() -> doc.error("spec.format", "'" + formatText
+                + "' is not a trigger format (expected alertmanager or generic)"));
+        SecretRef token = secretRef(doc, spec.path("tokenSecretRef"), "spec.tokenSecretRef");
+        if (token == null) {
+            throw doc.error("spec.tokenSecretRef", "is required: callers authenticate with this token "
+                    + "(Authorization: Bearer <token>)");
+        }
+        JsonNode rate = spec.path("rateLimit");
+        if (!rate.isMissingNode() && !rate.isNull() && !rate.isObject()) {
+            throw doc.error("spec.rateLimit", "must be a mapping {perMinute, burst}");
+        }
+        int perMinute = (int) Math.min(100_000, doc.positiveLong(rate, "perMinute", "spec.rateLimit.perMinute",
+                TriggerSettings.DEFAULT_PER_MINUTE));
+        int burst = (int) Math.min(100_000, doc.positiveLong(rate, "burst", "spec.rateLimit.burst",
+                TriggerSettings.defaultBurst(perMinute)));
+        return new TriggerSpec(name, binding, format, token, perMinute, burst);
+    }
+
+    private static void checkTriggers(String source, List<TriggerSpec> triggers, List<BindingSpec> bindings,
+            Map<String, Map<String, String>> secrets) {
+        Set<String> names = new java.util.HashSet<>();
+        for (TriggerSpec t : triggers) {
+            String what = "Trigger " + t.name();
+            if (!names.add(t.name())) {
+                throw new ConfigException(source + ": " + what + ": metadata.name: defined twice");
+            }
+            BindingSpec b = bindings.stream().filter(x -> x.name().equals(t.bindingRef())).findFirst().orElse(null);
+            if (b == null) {
+                throw new ConfigException(source + ": " + what + ": spec.bindingRef.name: no Binding named '"
+                        + t.bindingRef() + "'");
+            }
+            if (b.platform().equals("slack") && b.channels().get(0).equals("im")) {
+                throw new ConfigException(source + ": " + what + ": spec.bindingRef.name: Binding '" + b.name()
+                        + "' lists im (direct messages) first; a trigger posts in the Binding's first channel, so list a "
+                        + "channel id first");
+            }
+            checkSecret(source, what, "spec.tokenSecretRef", t.tokenSecretRef(), secrets);
+            String token = secrets.get(t.tokenSecretRef().name()).get(t.tokenSecretRef().key());
+            if (token.isBlank()) {
+                throw new ConfigException(source + ": " + what + ": spec.tokenSecretRef: Secret '" + t.tokenSecretRef().name()
+                        + "' key '" + t.tokenSecretRef().key() + "' is empty; a trigger needs a token");
+            }
+            if (token.length() < 16) {
+                throw new ConfigException(source + ": " + what + ": spec.tokenSecretRef: Secret '" + t.tokenSecretRef().name()
+                        + "' key '" + t.tokenSecretRef().key() + "' must hold at least 16 characters (use a random value)");
+            }
+        }
     }
 
     private static void checkSlackApps(String source, List<SlackAppSpec> apps, List<BindingSpec> bindings,

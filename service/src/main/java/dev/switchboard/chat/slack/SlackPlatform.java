@@ -126,6 +126,24 @@ public final class SlackPlatform implements ChatPlatform {
         t.start();
     }
 
+    /**
+     * Starts a thread that no person opened (a trigger's alert group): a Slack thread exists once it has a root
+     * message, so one is posted in {@code channel} by the Binding's app, naming what the thread is about; the thread,
+     * {@code slack:<channel>:<ts>}, is then stored. The agent's answers are posted in it like any other. Blocks: call it
+     * on a worker thread. A failure (Slack refused or did not answer) throws; nothing is stored.
+     */
+    public ChatThread openThread(String binding, String channel, String title) throws Exception {
+        SlackAppRuntime app = runtimes.get(appOfBinding.get(binding));
+        if (app == null || chats == null) {
+            throw new IllegalStateException("binding " + binding + " has no Slack app");
+        }
+        String text = ":rotating_light: *" + SlackPoster.escape(title) + "*\n_A trigger started this thread: the agent "
+                + "answers below. Mention me here to ask it more._";
+        String ts = app.api().post(channel, null, text, "trigger-root-" + java.util.UUID.randomUUID(), 0);
+        Instant now = clock.instant();
+        return chats.ensureThread(new ChatThread(SlackThreads.threadId(channel, ts), NAME, channel, binding, title, now, now));
+    }
+
     /** Mounts {@code /slack/events} and {@code /slack/interactions} when an app is in events mode. */
     public void mount(Vertx vertx, Router router) {
         List<SlackAppRuntime> events = runtimes.values().stream()

@@ -172,6 +172,35 @@ public final class BridgeConfig {
         return this;
     }
 
+    /** The bearer token of every {@link #trigger} in these tests. */
+    public static final String TRIGGER_TOKEN = "trigger-token-0a7e5c19d2";
+
+    /**
+     * A Trigger {@code name} on Binding {@code binding} in {@code format} (alertmanager or generic), whose callers send
+     * {@link #TRIGGER_TOKEN}, and its Secret {@code trigger-<name>}.
+     *
+     * @param extraSpec extra lines of the Trigger's spec, e.g. {@code rateLimit: {perMinute: 2, burst: 2}}; may be null
+     */
+    public BridgeConfig trigger(String name, String binding, String format, String extraSpec) {
+        yaml.append("""
+                ---
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: trigger-%1$s}
+                stringData: {token: %4$s}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Trigger
+                metadata: {name: %1$s}
+                spec:
+                  bindingRef: {name: %2$s}
+                  format: %3$s
+                  tokenSecretRef: {name: trigger-%1$s, key: token}
+                %5$s
+                """.formatted(name, binding, format, TRIGGER_TOKEN, indent(extraSpec, "  ")));
+        return this;
+    }
+
     public String yaml() {
         return yaml.toString();
     }

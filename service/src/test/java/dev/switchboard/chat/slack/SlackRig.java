@@ -40,6 +40,12 @@ final class SlackRig implements AutoCloseable {
     /** @param fakesOwnTokens the fake Slack keeps the tokens of {@code slackOptions} (to refuse Switchboard's) */
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
             boolean fakesOwnTokens) {
+        this(dir, mode, slackOptions, agentOptions, bindingSpec, fakesOwnTokens, c -> c);
+    }
+
+    /** @param more further resources for the configuration (e.g. a Trigger on the Binding {@code slack-sre}) */
+    SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
+            boolean fakesOwnTokens, java.util.function.UnaryOperator<BridgeConfig> more) {
         this.mode = mode;
         this.agent = TestAgent.start(vertx, agentOptions, 0).await();
         this.slack = FakeSlack.start(vertx, fakesOwnTokens ? slackOptions
@@ -48,6 +54,7 @@ final class SlackRig implements AutoCloseable {
         slack.addUser(GRACE, "Grace", "Grace Hopper", "grace@example.com");
         this.config = BridgeConfig.server(dir.resolve("slack.db"), false, BridgeConfig.QUICK_CONTRACT)
                 .slackAgent("sre", agent.url(), mode, slack.apiUrl(), bindingSpec);
+        more.apply(this.config);
         this.app = config.start(vertx);
     }
 
