@@ -27,16 +27,20 @@ import java.util.function.Function;
  * breaking the rows already written.
  *
  * <ul>
- *   <li><b>v2</b> (written): {@code {"v":2,…}}, the session's fields and one object per turn, grouped as
+ *   <li><b>v3</b> (written): v2 without {@code seenMessageIds}. Repeated chat messages are found by their
+ *       post (a primary-key probe), so the session no longer carries the ids it has seen.</li>
+ *   <li><b>v2</b> (read): {@code {"v":2,…}}, the session's fields and one object per turn, grouped as
  *       {@link Turn} groups them (waiting, progress, retries, following, cancelling, question). Absent
- *       fields are null, false or zero; nulls are not written. Durations are ISO-8601 ({@code PT1H}).</li>
- *   <li><b>v1</b> (read only): no {@code v}; what Jackson wrote over the engine's private fields before
- *       the engine had records: every turn field flat, durations as decimal seconds.</li>
+ *       fields are null, false or zero; nulls are not written. Durations are ISO-8601 ({@code PT1H}).
+ *       Its {@code seenMessageIds} are ignored.</li>
+ *   <li><b>v1</b> (read): no {@code v}; what Jackson wrote over the engine's private fields before
+ *       the engine had records: every turn field flat, durations as decimal seconds; its
+ *       {@code seenMessageIds} are ignored too.</li>
  * </ul>
  */
 public final class SessionFormat {
 
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -60,8 +64,6 @@ public final class SessionFormat {
             put(q, "messageId", s.lastQuestion().messageId());
             put(q, "timestamp", s.lastQuestion().timestamp());
         }
-        ArrayNode seen = o.putArray("seenMessageIds");
-        s.seenMessageIds().forEach(seen::add);
         ArrayNode turns = o.putArray("turns");
         s.turns().forEach(t -> writeTurn(turns.addObject(), t));
         try {
@@ -71,7 +73,7 @@ public final class SessionFormat {
         }
     }
 
-    /** Reads a stored session in any format this version knows (v1 or v2). */
+    /** Reads a stored session in any format this version knows (v1, v2 or v3). */
     public static Session read(String json) {
         JsonNode o;
         try {
@@ -86,13 +88,13 @@ public final class SessionFormat {
         if (v == null) {
             return readV1(o);
         }
-        if (v.asInt() == 2) {
-            return readV2(o);
+        if (v.asInt() == 2 || v.asInt() == 3) {
+            return readV2(o); // v3 is v2 without seenMessageIds, which v2 rows still carry and are ignored
         }
         throw new IllegalArgumentException("stored session format v" + v.asText() + " is newer than this version reads");
     }
 
-    // ---- v2 ----
+    // ---- v3 (and v2) ----
 
     private static void writeTurn(ObjectNode o, Turn t) {
         put(o, "messageId", t.messageId());
@@ -157,7 +159,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 isoDuration(o, "questionTimeout"), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, list(o.path("seenMessageIds")), lastQuestion);
+                turns, lastQuestion);
     }
 
     private static Turn readTurnV2(JsonNode o) {
@@ -193,7 +195,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 secondsDuration(o.get("questionTimeout")), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, list(o.path("seenMessageIds")), lastQuestion);
+                turns, lastQuestion);
     }
 
     private static Turn readTurnV1(JsonNode o) {
