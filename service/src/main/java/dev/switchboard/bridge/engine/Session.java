@@ -81,6 +81,28 @@ public record Session(
                 agentVersion, contextId, gen, turns, question);
     }
 
+    /**
+     * True when this session differs from {@code before} at most in what a streamed chunk changes: a turn's
+     * answer so far (its artifacts and whether they were cut) and the stream's liveness (last sign of life,
+     * silence deadline). The answer is written to the turn's answer post with the chunk, and the liveness is
+     * only a timer's business: such a step need not rewrite the session (issue 9, a chunk updates one post).
+     */
+    public boolean changedOnlyByStreaming(Session before) {
+        if (before == this) {
+            return true;
+        }
+        if (before.turns.size() != turns.size()) {
+            return false;
+        }
+        return withTurns(turns.stream().map(Session::withoutStreamed).toList())
+                .equals(before.withTurns(before.turns.stream().map(Session::withoutStreamed).toList()));
+    }
+
+    private static Turn withoutStreamed(Turn t) {
+        return t.withProgress(t.progress().withArtifacts(java.util.Map.of()).withAnswerCut(false))
+                .withFollowing(t.following().withLastSignOfLife(null).withSilenceDeadline(null));
+    }
+
     /** The card must be fetched: never fetched, or the endpoint or credentials changed since. */
     boolean needsCard() {
         return agentVersion == null || !Objects.equals(currentFingerprint, cardFingerprint);

@@ -185,6 +185,72 @@ public final class SessionFormat {
                         q.path("answerPending").asBoolean(), q.path("answerSent").asBoolean()));
     }
 
+    // ---- an answer post's parts ----
+
+    /**
+     * How an answer post's text divides into the turn's artifacts: {@code {"cut":false,"parts":[["a1",17]]}},
+     * each artifact's id and length in order (the post's text is their concatenation, then the cut note when
+     * {@code cut}). A streamed chunk writes this with the post instead of rewriting the session.
+     */
+    public static String answerParts(Turn.Progress p) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("cut", p.answerCut());
+        ArrayNode parts = o.putArray("parts");
+        p.artifacts().forEach((id, text) -> parts.addArray().add(id).add(text.length()));
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always serialises", e);
+        }
+    }
+
+    /**
+     * The session with its active turn's answer as its answer post shows it, when the post is ahead of the
+     * stored session: chunks that changed only the answer wrote the post and not the session. The post was
+     * then written last, so it also tells the turn's last sign of life. A post with no parts (not an answer,
+     * or written before they were kept), or one that agrees with the session, changes nothing.
+     */
+    public static Session withAnswerPost(Session s, String postText, String parts, Instant postUpdatedAt) {
+        if (s.turns().isEmpty() || postText == null || parts == null) {
+            return s;
+        }
+        JsonNode o;
+        try {
+            o = JSON.readTree(parts);
+        } catch (JsonProcessingException e) {
+            return s; // unreadable parts: the stored session stands, and GetTask shows the answer again
+        }
+        Map<String, String> artifacts = new LinkedHashMap<>();
+        int at = 0;
+        for (JsonNode part : o.path("parts")) {
+            int end = at + part.path(1).asInt();
+            if (end > postText.length() || end < at) {
+                return s;
+            }
+            artifacts.put(part.path(0).asText(), postText.substring(at, end));
+            at = end;
+        }
+        boolean cut = o.path("cut").asBoolean();
+        Turn t = s.turns().get(0);
+        if (String.join("", artifacts.values()).equals(t.answer()) && cut == t.progress().answerCut()) {
+            return s; // written with the session, or no chunk since: the session's own artifacts stand
+        }
+        Turn.Progress p = t.progress();
+        Turn.Following f = t.following();
+        Instant sign = f.lastSignOfLife() == null || f.lastSignOfLife().isBefore(postUpdatedAt)
+                ? postUpdatedAt : f.lastSignOfLife();
+        Turn changed = new Turn(t.messageId(), t.text(), t.actor(), t.acceptedAt(), t.phase(), t.view(), t.outcome(),
+                t.waiting(), new Turn.Progress(p.taskId(), p.lastState(), p.lastStatusTimestamp(), artifacts, cut),
+                t.retries(), new Turn.Following(f.subscribed(), f.subscribeUnsupported(), f.silenceDeadline(),
+                        f.lastEventWasTask(), f.streamLostAt(), sign, f.pollAttempt(), f.listPages()),
+                t.cancelling(), t.question());
+        List<Turn> turns = new ArrayList<>(s.turns());
+        turns.set(0, changed);
+        return new Session(s.id(), s.platform(), s.dialect(), s.questionsAllowed(), s.questionTimeout(),
+                s.currentFingerprint(), s.cardFingerprint(), s.agentVersion(), s.contextId(), s.gen(), turns,
+                s.lastQuestion());
+    }
+
     // ---- v1: the flat shape Jackson wrote over the engine's fields ----
 
     private static Session readV1(JsonNode o) {
