@@ -76,6 +76,8 @@ public final class SessionDriver implements AutoCloseable {
     private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
     /** timers of a thread that have not fired; scheduled and cancelled on the thread's lane */
     private final ConcurrentHashMap<String, java.util.Set<PendingTimer>> timers = new ConcurrentHashMap<>();
+    /** threads whose session in memory changed in a step that was not committed, beyond what a chunk changes */
+    private final java.util.Set<String> unsaved = ConcurrentHashMap.newKeySet();
     /** when each thread in memory last had an input */
     private final ConcurrentHashMap<String, Instant> lastInput = new ConcurrentHashMap<>();
     private final BridgeLimits limits;
@@ -108,10 +110,28 @@ public final class SessionDriver implements AutoCloseable {
         this.sweepTimer = vertx.setPeriodic(Math.max(10, Math.min(idle / 2, 60_000)), id -> evictIdle());
     }
 
-    /** True while anything of the thread is held in memory: its session, thread, stream, calls or timers. */
+    /**
+     * True while anything of the thread is held in memory: its session, thread, stream, calls, timers, turn start
+     * times, last input or unsaved mark. Every per-thread map of the driver is here, so that a test can check
+     * that a thread left memory entirely (issue 9, bounded memory).
+     */
     public boolean inMemory(String threadId) {
         return sessions.containsKey(threadId) || threads.containsKey(threadId) || streams.containsKey(threadId)
-                || inFlight.containsKey(threadId) || timers.containsKey(threadId) || lastInput.containsKey(threadId);
+                || inFlight.containsKey(threadId) || timers.containsKey(threadId) || lastInput.containsKey(threadId)
+                || turnStarts.containsKey(threadId) || unsaved.contains(threadId);
+    }
+
+    /** How many threads the driver holds anything of (see {@link #inMemory}). */
+    public int threadsInMemory() {
+        java.util.Set<String> ids = new java.util.HashSet<>(sessions.keySet());
+        ids.addAll(threads.keySet());
+        ids.addAll(streams.keySet());
+        ids.addAll(inFlight.keySet());
+        ids.addAll(timers.keySet());
+        ids.addAll(lastInput.keySet());
+        ids.addAll(turnStarts.keySet());
+        ids.addAll(unsaved);
+        return ids.size();
     }
 
     /** Forgets every session idle for the timeout, each on its own lane so no input races the check. */
@@ -121,6 +141,8 @@ public final class SessionDriver implements AutoCloseable {
         }
         java.util.Set<String> ids = new java.util.HashSet<>(sessions.keySet());
         ids.addAll(threads.keySet());
+        ids.addAll(lastInput.keySet());
+        ids.addAll(turnStarts.keySet());
         for (String threadId : ids) {
             onLane(threadId, () -> {
                 Session s = sessions.get(threadId);
@@ -132,6 +154,7 @@ public final class SessionDriver implements AutoCloseable {
                     threads.remove(threadId);
                     turnStarts.remove(threadId);
                     lastInput.remove(threadId);
+                    unsaved.remove(threadId);
                 }
                 return null;
             });
@@ -204,6 +227,7 @@ public final class SessionDriver implements AutoCloseable {
             Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
                     owner == null ? messageId : owner.messageId(), state, now, now);
             List<Post> changed = metrics.commit(() -> store.commitStep(thread.threadId(), t.session(), t.effects(), accepted, now));
+            unsaved.remove(thread.threadId());
             sessions.put(thread.threadId(), t.session());
             if (owner == null || owner.messageId().equals(messageId)) {
                 metrics.turnStarted(thread.binding());
@@ -255,11 +279,23 @@ public final class SessionDriver implements AutoCloseable {
                 // Nothing to run and nothing shown: not worth a transaction. But the step may still have
                 // moved the session on (an event pushes the silence deadline back; a task read again and
                 // still in auth-required goes back to paused), so the session in memory is the new one.
+                if (!t.session().changedOnlyByStreaming(session)) {
+                    unsaved.add(threadId); // the next commit must write the session, even a chunk's
+                }
                 sessions.put(threadId, t.session());
                 cancelTimersIfIdle(threadId, t.session());
                 return null;
             }
-            List<Post> changed = metrics.commit(() -> store.commitStep(threadId, t.session(), t.effects(), null, now));
+            // a streamed chunk updates one post (issue 9): when all the step shows is answers, and the session
+            // changed only in the answer and the stream's liveness, the answer post carries the change
+            boolean saveSession = unsaved.contains(threadId) || t.session().gen() != session.gen()
+                    || !t.effects().stream().allMatch(Effect.ShowAnswer.class::isInstance)
+                    || !t.session().changedOnlyByStreaming(session);
+            List<Post> changed = metrics.commit(() -> store.commitStep(threadId, t.session(), t.effects(), null, now,
+                    saveSession));
+            if (saveSession) {
+                unsaved.remove(threadId);
+            }
             sessions.put(threadId, t.session());
             observe(threadId, t, now);
             changed.forEach(p -> platforms.show(thread(threadId), p));

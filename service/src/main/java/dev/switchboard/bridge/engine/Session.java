@@ -3,7 +3,6 @@ package dev.switchboard.bridge.engine;
 import dev.switchboard.protocol.ProtocolVersion;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -12,12 +11,15 @@ import java.util.Optional;
  * One chat thread's conversation with its agent: the context, the active turn and the queue behind
  * it. Immutable: {@link Engine#step} returns a new session and never changes the one it was given.
  *
+ * <p>Repeated deliveries of a chat message (B7) are not remembered here: the driver looks every incoming
+ * messageId up among the thread's posts (a primary-key probe) before it steps the engine, so the session
+ * does not carry, and rewrite with every step, a list of the message ids it has seen.
+ *
  * @param platform "Web" or "Slack": the prefix of a person's text
  * @param currentFingerprint the Binding's endpoint and credentials now
  * @param cardFingerprint the endpoint and credentials the card was fetched for; a change means fetching it again
  * @param gen the generation of the newest call or timer; results quoting an older one are stale
  * @param turns the active turn (if any) first, then the queue
- * @param seenMessageIds the newest chat message ids, oldest first, to drop repeated deliveries
  * @param lastQuestion the question last asked in this session (null when none was): the next must differ from it
  */
 public record Session(
@@ -32,11 +34,7 @@ public record Session(
         String contextId,
         long gen,
         List<Turn> turns,
-        List<String> seenMessageIds,
         LastQuestion lastQuestion) {
-
-    /** How many message ids are remembered to drop repeated deliveries. */
-    static final int SEEN_LIMIT = 2000;
 
     /** A question is told apart from the last one by its messageId or its status timestamp. */
     public record LastQuestion(String messageId, Instant timestamp) {}
@@ -44,58 +42,65 @@ public record Session(
     public Session {
         // List.copyOf keeps a list that is already immutable: a step's many copies of a session share them
         turns = List.copyOf(turns);
-        seenMessageIds = List.copyOf(seenMessageIds);
     }
 
     /** A new thread's session: no context, no card, nothing seen. */
     public Session(String id, String platform, String dialect, boolean questionsAllowed, Duration questionTimeout,
             String fingerprint) {
-        this(id, platform, dialect, questionsAllowed, questionTimeout, fingerprint, null, null, null, 0, List.of(),
-                List.of(), null);
+        this(id, platform, dialect, questionsAllowed, questionTimeout, fingerprint, null, null, null, 0, List.of(), null);
     }
 
     /** The Binding's current settings (they may change between runs); the driver applies them on load. */
     public Session withSettings(boolean allowed, Duration timeout, String fingerprint) {
         return new Session(id, platform, dialect, allowed, timeout, fingerprint, cardFingerprint, agentVersion,
-                contextId, gen, turns, seenMessageIds, lastQuestion);
+                contextId, gen, turns, lastQuestion);
     }
 
     Session withCard(ProtocolVersion version, String fingerprint) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, fingerprint,
-                version, contextId, gen, turns, seenMessageIds, lastQuestion);
+                version, contextId, gen, turns, lastQuestion);
     }
 
     Session withContextId(String context) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, context, gen, turns, seenMessageIds, lastQuestion);
+                agentVersion, context, gen, turns, lastQuestion);
     }
 
     Session withGen(long generation) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, contextId, generation, turns, seenMessageIds, lastQuestion);
+                agentVersion, contextId, generation, turns, lastQuestion);
     }
 
     Session withTurns(List<Turn> list) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, contextId, gen, list, seenMessageIds, lastQuestion);
+                agentVersion, contextId, gen, list, lastQuestion);
     }
 
     Session withLastQuestion(LastQuestion question) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, contextId, gen, turns, seenMessageIds, question);
+                agentVersion, contextId, gen, turns, question);
     }
 
-    /** This message id remembered, the oldest forgotten beyond {@link #SEEN_LIMIT}. */
-    Session remembering(String messageId) {
-        if (seenMessageIds.contains(messageId)) {
-            return this;
+    /**
+     * True when this session differs from {@code before} at most in what a streamed chunk changes: a turn's
+     * answer so far (its artifacts and whether they were cut) and the stream's liveness (last sign of life,
+     * silence deadline). The answer is written to the turn's answer post with the chunk, and the liveness is
+     * only a timer's business: such a step need not rewrite the session (issue 9, a chunk updates one post).
+     */
+    public boolean changedOnlyByStreaming(Session before) {
+        if (before == this) {
+            return true;
         }
-        int keep = Math.min(seenMessageIds.size(), SEEN_LIMIT - 1);
-        List<String> seen = new ArrayList<>(keep + 1);
-        seen.addAll(seenMessageIds.subList(seenMessageIds.size() - keep, seenMessageIds.size()));
-        seen.add(messageId);
-        return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, contextId, gen, turns, seen, lastQuestion);
+        if (before.turns.size() != turns.size()) {
+            return false;
+        }
+        return withTurns(turns.stream().map(Session::withoutStreamed).toList())
+                .equals(before.withTurns(before.turns.stream().map(Session::withoutStreamed).toList()));
+    }
+
+    private static Turn withoutStreamed(Turn t) {
+        return t.withProgress(t.progress().withArtifacts(java.util.Map.of()).withAnswerCut(false))
+                .withFollowing(t.following().withLastSignOfLife(null).withSilenceDeadline(null));
     }
 
     /** The card must be fetched: never fetched, or the endpoint or credentials changed since. */

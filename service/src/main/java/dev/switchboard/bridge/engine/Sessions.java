@@ -4,18 +4,17 @@ import java.util.List;
 
 /**
  * Chat messages becoming turns, and the queue behind the active one (B7). Seed: Replies, "Run one task
- * per context at a time" and "Treat a repeated messageId as the same turn"; the reply to a question is
- * its answer (Questions).
+ * per context at a time" and "Treat a repeated messageId as the same turn" (the driver drops a message
+ * already in the thread before the engine sees it); the reply to a question is its answer (Questions).
  */
 final class Sessions {
 
     private Sessions() {}
 
     static void chatMessage(Step s, Input.ChatMessage m) {
-        if (s.session().seenMessageIds().contains(m.messageId())) {
+        if (carries(s.session(), m.messageId())) {
             return;
         }
-        s.session(x -> x.remembering(m.messageId()));
         Turn active = s.session().active().orElse(null);
         if (active != null && active.phase() == Phase.PAUSED_INPUT) {
             Questions.answer(s, m);
@@ -37,6 +36,20 @@ final class Sessions {
             // Task states, auth-required: on a2a a typed reply makes us read the task again
             Following.readTask(s);
         }
+    }
+
+    /**
+     * A message the session still carries: a turn's own, or an answer to a turn's question. The driver drops
+     * a repeated delivery before it gets here (it finds the message among the thread's posts, which outlive
+     * the turn); this only keeps a repeat handed to the engine directly from becoming a second turn.
+     */
+    private static boolean carries(Session session, String messageId) {
+        for (Turn t : session.turns()) {
+            if (t.messageId().equals(messageId) || t.answerMessageIds().contains(messageId)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Removes finished turns and starts the next queued one (B7: one task per context at a time). */

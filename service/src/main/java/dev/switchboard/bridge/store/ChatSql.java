@@ -21,12 +21,16 @@ final class ChatSql {
 
     /** A post at the end of its thread: the next seq is read by the insert itself, one statement. */
     static final String APPEND_POST = "INSERT INTO chat_post (post_id, thread_id, seq, kind, text, author_id, author_name, "
-            + "author_email, turn_message_id, state, created_at, updated_at) "
-            + "SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM chat_post WHERE thread_id = ? "
+            + "author_email, turn_message_id, state, created_at, updated_at, answer_parts) "
+            + "SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM chat_post WHERE thread_id = ? "
             + "RETURNING seq";
     static final String TOUCH_THREAD = "UPDATE chat_thread SET last_activity = ? WHERE thread_id = ?";
-    /** A streamed chunk: the answer post's new text, the post read back in the same statement. */
-    static final String UPDATE_ANSWER = "UPDATE chat_post SET text = ?, updated_at = ? WHERE post_id = ? RETURNING *";
+    /**
+     * A streamed chunk: the answer post's new text and how it divides into artifacts, the post read back in the
+     * same statement. Often the only statement of a step: the session is not rewritten for a chunk.
+     */
+    static final String UPDATE_ANSWER =
+            "UPDATE chat_post SET text = ?, answer_parts = ?, updated_at = ? WHERE post_id = ? RETURNING *";
     /** A reply first taken as an answer may become a turn of its own; written only when it does. */
     static final String ADOPT_TURN = "UPDATE chat_post SET turn_message_id = post_id "
             + "WHERE post_id = ? AND kind = 'user' AND turn_message_id IS NOT post_id";

@@ -27,6 +27,7 @@ public final class ChatStore {
     /** the connection every write goes through, and its prepared statements; guarded by {@link #writeLock} */
     private Connection writer;
     private final Map<String, PreparedStatement> statements = new java.util.HashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong sessionWrites = new java.util.concurrent.atomic.AtomicLong();
 
     public ChatStore(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -75,10 +76,16 @@ public final class ChatStore {
     /** Appends a post; the thread's last_activity is moved once per commit, by the caller. */
     private Post appendIn(Connection c, String threadId, String postId, String kind, String text, Actor author,
             String turnMessageId, String state, Instant now) throws SQLException {
+        return appendIn(c, threadId, postId, kind, text, author, turnMessageId, state, now, null);
+    }
+
+    private Post appendIn(Connection c, String threadId, String postId, String kind, String text, Actor author,
+            String turnMessageId, String state, Instant now, String answerParts) throws SQLException {
         long seq;
         PreparedStatement s = statement(c, ChatSql.APPEND_POST);
         bind(s, postId, threadId, kind, text, author == null ? null : author.id(), author == null ? null : author.name(),
-                author == null ? null : author.email(), turnMessageId, state, now.toString(), now.toString(), threadId);
+                author == null ? null : author.email(), turnMessageId, state, now.toString(), now.toString(), answerParts,
+                threadId);
         try (ResultSet rs = s.executeQuery()) {
             rs.next();
             seq = rs.getLong(1);
@@ -115,6 +122,17 @@ public final class ChatStore {
      * Returns the posts created or changed, for publishing after the commit.
      */
     public List<Post> commitStep(String threadId, Session session, List<Effect> effects, Post accepted, Instant now) {
+        return commitStep(threadId, session, effects, accepted, now, true);
+    }
+
+    /**
+     * As {@link #commitStep(String, Session, List, Post, Instant)}; with {@code saveSession} false the session
+     * is not written. The driver says so for a streamed chunk that changed nothing of the session but the
+     * answer ({@link Session#changedOnlyByStreaming}): the answer post carries the answer and how it divides
+     * into artifacts ({@link SessionFormat#answerParts}), and {@link #session} reads it back from there.
+     */
+    public List<Post> commitStep(String threadId, Session session, List<Effect> effects, Post accepted, Instant now,
+            boolean saveSession) {
         return inTransaction(c -> {
             // what a step writes is what it changed (issue 9): a streamed chunk is one UPDATE of its answer post,
             // read back by the same statement; the thread's activity is moved once, and only when a post is added
@@ -127,9 +145,10 @@ public final class ChatStore {
             }
             for (Effect e : effects) {
                 if (e instanceof Effect.ShowAnswer a) {
-                    String id = "answer-" + a.messageId();
-                    if (!updateReturning(c, changed, ChatSql.UPDATE_ANSWER, a.text(), now.toString(), id)) {
-                        changed.add(appendIn(c, threadId, id, Post.AGENT, a.text(), null, a.messageId(), null, now));
+                    String id = answerPostId(a.messageId());
+                    String parts = session.turn(a.messageId()).map(t -> SessionFormat.answerParts(t.progress())).orElse(null);
+                    if (!updateReturning(c, changed, ChatSql.UPDATE_ANSWER, a.text(), parts, now.toString(), id)) {
+                        changed.add(appendIn(c, threadId, id, Post.AGENT, a.text(), null, a.messageId(), null, now, parts));
                         appended = true;
                     }
                 } else if (e instanceof Effect.PostNotice n) {
@@ -151,17 +170,43 @@ public final class ChatStore {
             if (appended) {
                 updateIn(c, ChatSql.TOUCH_THREAD, now.toString(), threadId);
             }
-            saveSessionIn(c, threadId, session, now);
+            if (saveSession) {
+                saveSessionIn(c, threadId, session, now);
+            }
             return changed;
         });
     }
 
     // ---- sessions ----
 
+    /** The post that shows a turn's answer. */
+    static String answerPostId(String turnMessageId) {
+        return "answer-" + turnMessageId;
+    }
+
+    /**
+     * The thread's session as stored, its active turn's answer taken from its answer post when chunks wrote the
+     * post after the session was last written ({@link SessionFormat#withAnswerPost}): one more primary-key probe.
+     */
     public Optional<Session> session(String threadId) {
         List<Session> found = query(ChatSql.SESSION_BY_THREAD,
                 rs -> readSession(rs.getString(1)), threadId);
-        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+        return found.isEmpty() ? Optional.empty() : Optional.of(withAnswerPost(found.get(0)));
+    }
+
+    private Session withAnswerPost(Session s) {
+        if (s.active().isEmpty() || s.active().get().taskId() == null) {
+            return s; // no task yet: nothing was streamed
+        }
+        List<Session> read = query(ChatSql.POST_BY_ID, rs -> SessionFormat.withAnswerPost(s, rs.getString("text"),
+                rs.getString("answer_parts"), Instant.parse(rs.getString("updated_at"))),
+                answerPostId(s.active().get().messageId()));
+        return read.isEmpty() ? s : read.get(0);
+    }
+
+    /** How many times a session was written: a streamed chunk must not add to it (issue 9). */
+    public long sessionWrites() {
+        return sessionWrites.get();
     }
 
     /** Threads whose sessions have unfinished turns: recovered at start. */
@@ -171,11 +216,13 @@ public final class ChatStore {
             out.put(rs.getString(1), readSession(rs.getString(2)));
             return null;
         });
+        out.replaceAll((id, s) -> withAnswerPost(s));
         return out;
     }
 
     private void saveSessionIn(Connection c, String threadId, Session session, Instant now) throws SQLException {
         updateIn(c, ChatSql.SAVE_SESSION, threadId, SessionFormat.write(session), session.idle() ? 0 : 1, now.toString());
+        sessionWrites.incrementAndGet();
     }
 
     private static Session readSession(String json) {

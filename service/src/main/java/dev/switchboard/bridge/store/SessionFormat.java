@@ -27,16 +27,20 @@ import java.util.function.Function;
  * breaking the rows already written.
  *
  * <ul>
- *   <li><b>v2</b> (written): {@code {"v":2,…}}, the session's fields and one object per turn, grouped as
+ *   <li><b>v3</b> (written): v2 without {@code seenMessageIds}. Repeated chat messages are found by their
+ *       post (a primary-key probe), so the session no longer carries the ids it has seen.</li>
+ *   <li><b>v2</b> (read): {@code {"v":2,…}}, the session's fields and one object per turn, grouped as
  *       {@link Turn} groups them (waiting, progress, retries, following, cancelling, question). Absent
- *       fields are null, false or zero; nulls are not written. Durations are ISO-8601 ({@code PT1H}).</li>
- *   <li><b>v1</b> (read only): no {@code v}; what Jackson wrote over the engine's private fields before
- *       the engine had records: every turn field flat, durations as decimal seconds.</li>
+ *       fields are null, false or zero; nulls are not written. Durations are ISO-8601 ({@code PT1H}).
+ *       Its {@code seenMessageIds} are ignored.</li>
+ *   <li><b>v1</b> (read): no {@code v}; what Jackson wrote over the engine's private fields before
+ *       the engine had records: every turn field flat, durations as decimal seconds; its
+ *       {@code seenMessageIds} are ignored too.</li>
  * </ul>
  */
 public final class SessionFormat {
 
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -60,8 +64,6 @@ public final class SessionFormat {
             put(q, "messageId", s.lastQuestion().messageId());
             put(q, "timestamp", s.lastQuestion().timestamp());
         }
-        ArrayNode seen = o.putArray("seenMessageIds");
-        s.seenMessageIds().forEach(seen::add);
         ArrayNode turns = o.putArray("turns");
         s.turns().forEach(t -> writeTurn(turns.addObject(), t));
         try {
@@ -71,7 +73,7 @@ public final class SessionFormat {
         }
     }
 
-    /** Reads a stored session in any format this version knows (v1 or v2). */
+    /** Reads a stored session in any format this version knows (v1, v2 or v3). */
     public static Session read(String json) {
         JsonNode o;
         try {
@@ -86,13 +88,13 @@ public final class SessionFormat {
         if (v == null) {
             return readV1(o);
         }
-        if (v.asInt() == 2) {
-            return readV2(o);
+        if (v.asInt() == 2 || v.asInt() == 3) {
+            return readV2(o); // v3 is v2 without seenMessageIds, which v2 rows still carry and are ignored
         }
         throw new IllegalArgumentException("stored session format v" + v.asText() + " is newer than this version reads");
     }
 
-    // ---- v2 ----
+    // ---- v3 (and v2) ----
 
     private static void writeTurn(ObjectNode o, Turn t) {
         put(o, "messageId", t.messageId());
@@ -157,7 +159,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 isoDuration(o, "questionTimeout"), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, list(o.path("seenMessageIds")), lastQuestion);
+                turns, lastQuestion);
     }
 
     private static Turn readTurnV2(JsonNode o) {
@@ -183,6 +185,72 @@ public final class SessionFormat {
                         q.path("answerPending").asBoolean(), q.path("answerSent").asBoolean()));
     }
 
+    // ---- an answer post's parts ----
+
+    /**
+     * How an answer post's text divides into the turn's artifacts: {@code {"cut":false,"parts":[["a1",17]]}},
+     * each artifact's id and length in order (the post's text is their concatenation, then the cut note when
+     * {@code cut}). A streamed chunk writes this with the post instead of rewriting the session.
+     */
+    public static String answerParts(Turn.Progress p) {
+        ObjectNode o = JSON.createObjectNode();
+        o.put("cut", p.answerCut());
+        ArrayNode parts = o.putArray("parts");
+        p.artifacts().forEach((id, text) -> parts.addArray().add(id).add(text.length()));
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a JSON tree always serialises", e);
+        }
+    }
+
+    /**
+     * The session with its active turn's answer as its answer post shows it, when the post is ahead of the
+     * stored session: chunks that changed only the answer wrote the post and not the session. The post was
+     * then written last, so it also tells the turn's last sign of life. A post with no parts (not an answer,
+     * or written before they were kept), or one that agrees with the session, changes nothing.
+     */
+    public static Session withAnswerPost(Session s, String postText, String parts, Instant postUpdatedAt) {
+        if (s.turns().isEmpty() || postText == null || parts == null) {
+            return s;
+        }
+        JsonNode o;
+        try {
+            o = JSON.readTree(parts);
+        } catch (JsonProcessingException e) {
+            return s; // unreadable parts: the stored session stands, and GetTask shows the answer again
+        }
+        Map<String, String> artifacts = new LinkedHashMap<>();
+        int at = 0;
+        for (JsonNode part : o.path("parts")) {
+            int end = at + part.path(1).asInt();
+            if (end > postText.length() || end < at) {
+                return s;
+            }
+            artifacts.put(part.path(0).asText(), postText.substring(at, end));
+            at = end;
+        }
+        boolean cut = o.path("cut").asBoolean();
+        Turn t = s.turns().get(0);
+        if (String.join("", artifacts.values()).equals(t.answer()) && cut == t.progress().answerCut()) {
+            return s; // written with the session, or no chunk since: the session's own artifacts stand
+        }
+        Turn.Progress p = t.progress();
+        Turn.Following f = t.following();
+        Instant sign = f.lastSignOfLife() == null || f.lastSignOfLife().isBefore(postUpdatedAt)
+                ? postUpdatedAt : f.lastSignOfLife();
+        Turn changed = new Turn(t.messageId(), t.text(), t.actor(), t.acceptedAt(), t.phase(), t.view(), t.outcome(),
+                t.waiting(), new Turn.Progress(p.taskId(), p.lastState(), p.lastStatusTimestamp(), artifacts, cut),
+                t.retries(), new Turn.Following(f.subscribed(), f.subscribeUnsupported(), f.silenceDeadline(),
+                        f.lastEventWasTask(), f.streamLostAt(), sign, f.pollAttempt(), f.listPages()),
+                t.cancelling(), t.question());
+        List<Turn> turns = new ArrayList<>(s.turns());
+        turns.set(0, changed);
+        return new Session(s.id(), s.platform(), s.dialect(), s.questionsAllowed(), s.questionTimeout(),
+                s.currentFingerprint(), s.cardFingerprint(), s.agentVersion(), s.contextId(), s.gen(), turns,
+                s.lastQuestion());
+    }
+
     // ---- v1: the flat shape Jackson wrote over the engine's fields ----
 
     private static Session readV1(JsonNode o) {
@@ -193,7 +261,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 secondsDuration(o.get("questionTimeout")), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, list(o.path("seenMessageIds")), lastQuestion);
+                turns, lastQuestion);
     }
 
     private static Turn readTurnV1(JsonNode o) {

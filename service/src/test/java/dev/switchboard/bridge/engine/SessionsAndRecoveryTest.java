@@ -35,8 +35,9 @@ class SessionsAndRecoveryTest {
     }
 
     @Test
-    @DisplayName("B7: a repeated messageId is the same turn — delivered again while queued, running or after it ended, "
-            + "it is never run twice by us")
+    @DisplayName("B7: a repeated messageId is the same turn — delivered again while queued or running, "
+            + "it is never run twice by us (after it ended, the driver finds it among the thread's posts: "
+            + "WebChatBridgeTest.aRepeatedMessageIdIsTheSameTurn)")
     void sessions_repeatedMessageIdIsTheSameTurn() {
         EngineHarness h = EngineHarness.a2a();
         h.firstTurn("m1", "one");
@@ -45,9 +46,8 @@ class SessionsAndRecoveryTest {
         h.chat("m2", "two");
         assertThat(h.session.turns()).extracting(Turn::messageId).containsExactly("m1", "m2");
         h.stream(task("t1", "c1", TaskState.COMPLETED, "1"));
-        h.stream(task("t2", "c1", TaskState.COMPLETED, "2"));
-        h.chat("m1", "one");
         h.chat("m2", "two");
+        h.stream(task("t2", "c1", TaskState.COMPLETED, "2"));
         assertThat(h.sends()).extracting(s -> s.message().messageId()).containsExactly("m1", "m2");
         assertThat(h.session.idle()).isTrue();
 

@@ -41,14 +41,41 @@ class SessionFormatTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"streaming", "answering", "busy", "idle"})
-    void aV1RowReadsAndSurvivesARewriteAsV2(String sample) {
+    void aV1RowReadsAndSurvivesARewriteAsV3(String sample) {
         Session v1 = SessionFormat.read(v1(sample));
-        String v2 = SessionFormat.write(v1);
-        assertThat(v2).startsWith("{\"v\":2,");
-        Session back = SessionFormat.read(v2);
+        String v3 = SessionFormat.write(v1);
+        assertThat(v3).startsWith("{\"v\":3,").doesNotContain("seenMessageIds");
+        Session back = SessionFormat.read(v3);
         assertThat(back).isEqualTo(v1);
-        assertThat(back.seenMessageIds()).containsExactlyElementsOf(v1.seenMessageIds());
-        assertThat(SessionFormat.write(back)).isEqualTo(v2);
+        assertThat(SessionFormat.write(back)).isEqualTo(v3);
+    }
+
+    /**
+     * The v2 samples in {@code resources/dev/switchboard/bridge/store/v2} are what the bridge wrote at dd4e399
+     * for the v1 samples: the same sessions, with the seen message ids v3 no longer keeps.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"streaming", "answering", "busy", "idle"})
+    void aV2RowReadsIgnoringItsSeenMessageIdsAndIsRewrittenAsV3(String sample) {
+        String v2 = sample("v2", sample);
+        assertThat(v2).startsWith("{\"v\":2,").contains("\"seenMessageIds\":[\"m");
+        Session read = SessionFormat.read(v2);
+        assertThat(read).as("the same session as the v1 row it was written from").isEqualTo(SessionFormat.read(v1(sample)));
+        String v3 = SessionFormat.write(read);
+        assertThat(v3).startsWith("{\"v\":3,").doesNotContain("seenMessageIds");
+        // v3 is v2 without the seen ids: nothing else of the row changes
+        assertThat(v3.substring(6)).isEqualTo(v2.strip().substring(6).replaceFirst("\"seenMessageIds\":\\[[^\\]]*\\],", ""));
+        assertThat(SessionFormat.read(v3)).isEqualTo(read);
+    }
+
+    @Test
+    void aV2StreamingTurnKeepsItsAnswerAndQueue() {
+        Session s = SessionFormat.read(sample("v2", "streaming"));
+        assertThat(s.contextId()).isEqualTo("c1");
+        assertThat(s.gen()).isEqualTo(4);
+        assertThat(s.turns()).extracting(Turn::messageId).containsExactly("m1", "m2");
+        assertThat(s.turns().get(0).answer()).isEqualTo("part one part two");
+        assertThat(s.turns().get(0).phase()).isEqualTo(Phase.STREAMING);
     }
 
     @Test
@@ -64,7 +91,6 @@ class SessionFormatTest {
         assertThat(s.cardFingerprint()).isEqualTo("fp-1");
         assertThat(s.currentFingerprint()).isEqualTo("fp-1");
         assertThat(s.gen()).isEqualTo(4);
-        assertThat(s.seenMessageIds()).containsExactly("m0", "m1", "m2");
         assertThat(s.lastQuestion()).isNull();
         assertThat(s.turns()).extracting(Turn::messageId).containsExactly("m1", "m2");
         Turn active = s.turns().get(0);
@@ -127,12 +153,16 @@ class SessionFormatTest {
 
     @Test
     void aNewerFormatIsRefusedNotMisread() {
-        assertThatThrownBy(() -> SessionFormat.read("{\"v\":3,\"id\":\"t\"}"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("v3");
+        assertThatThrownBy(() -> SessionFormat.read("{\"v\":4,\"id\":\"t\"}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("v4");
     }
 
     private static String v1(String name) {
-        try (InputStream in = SessionFormatTest.class.getResourceAsStream("v1/" + name + ".json")) {
+        return sample("v1", name);
+    }
+
+    private static String sample(String version, String name) {
+        try (InputStream in = SessionFormatTest.class.getResourceAsStream(version + "/" + name + ".json")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException(e);
