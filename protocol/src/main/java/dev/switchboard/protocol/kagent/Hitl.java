@@ -200,6 +200,57 @@ public final class Hitl {
         return Json.write(n);
     }
 
+    /** An answer as JSON, kept with a paused turn until it is sent; read back by {@link #parseAnswer}. */
+    public static String write(Answer answer) {
+        ObjectNode n = JsonNodeFactory.instance.objectNode();
+        if (answer instanceof Answer.Decision d) {
+            n.put("approved", d.approved()).put("reason", d.reason());
+        } else if (answer instanceof Answer.Answers a) {
+            ArrayNode all = n.putArray("answers");
+            a.answers().forEach(one -> {
+                ArrayNode values = all.addArray();
+                one.forEach(values::add);
+            });
+        }
+        return Json.write(n);
+    }
+
+    public static Answer parseAnswer(String json) {
+        JsonNode n = Json.parse(json);
+        if (n.has("approved")) {
+            return new Answer.Decision(n.path("approved").asBoolean(), n.path("reason").asText(null));
+        }
+        List<List<String>> all = new ArrayList<>();
+        n.path("answers").forEach(one -> {
+            List<String> values = new ArrayList<>();
+            one.forEach(v -> values.add(v.asText()));
+            all.add(values);
+        });
+        return new Answer.Answers(all);
+    }
+
+    /**
+     * A typed reply to a question that wants a structured answer, read the one safe way: an approval is approved
+     * only by an unmistakable yes ({@code approve}, {@code yes}, {@code ok}, {@code lgtm}, …); any other reply rejects
+     * it, with the reply as the reason, so that nothing is approved by accident. An ask-user request of one question
+     * takes the reply as its answer; one of several questions cannot be answered in one line (null).
+     */
+    public static Answer fromText(Request request, String text) {
+        String t = text == null ? "" : text.strip();
+        if (request instanceof Request.ToolApproval) {
+            String word = t.toLowerCase(java.util.Locale.ROOT).replaceAll("[.!]+$", "");
+            boolean yes = java.util.Set.of("approve", "approved", "yes", "y", "ok", "okay", "lgtm", "go ahead", "proceed")
+                    .contains(word);
+            boolean no = java.util.Set.of("reject", "rejected", "no", "n", "deny", "denied", "cancel", "stop").contains(word);
+            return yes ? new Answer.Decision(true, null) : new Answer.Decision(false, t.isEmpty() || no ? null : t);
+        }
+        Request.AskUser ask = (Request.AskUser) request;
+        if (ask.questions().size() != 1 || t.isEmpty()) {
+            return null;
+        }
+        return new Answer.Answers(List.of(List.of(t)));
+    }
+
     public static Request parseRequest(String json) {
         JsonNode n = Json.parse(json);
         String display = n.path("display").asText(null);

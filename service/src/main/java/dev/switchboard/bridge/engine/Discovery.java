@@ -33,7 +33,10 @@ final class Discovery {
                 .filter(AgentInterface::isJsonRpc)
                 .anyMatch(i -> i.protocolVersion() != null && i.protocolVersion().startsWith("1."))
                 ? ProtocolVersion.V1_0 : ProtocolVersion.V0_3;
-        s.session(x -> x.withCard(version, x.currentFingerprint()));
+        // kagent-v1 asks for kagent's human-in-the-loop extension on every call when the card lists it
+        boolean hitl = Engine.KAGENT.equals(s.session().dialect()) && card.capabilities().extensions().stream()
+                .anyMatch(e -> Engine.KAGENT_HITL.equals(e.uri()));
+        s.session(x -> x.withCard(version, x.currentFingerprint(), hitl));
         if (s.turn().retries().sendAttempts() == 0) {
             // the card's retry window is over; a resend keeps its own window
             s.retries(r -> r.withTroubleSince(null).withRetryAttempt(0));
@@ -50,7 +53,7 @@ final class Discovery {
             return Notices.NO_STREAMING;
         }
         for (AgentExtension e : card.capabilities().extensions()) {
-            boolean spoken = "kagent-v1".equals(dialect) && e.uri() != null && e.uri().startsWith(Engine.KAGENT_HITL_PREFIX);
+            boolean spoken = Engine.KAGENT.equals(dialect) && Engine.KAGENT_HITL.equals(e.uri());
             if (e.required() && !spoken) {
                 return Notices.UNSUPPORTED_EXTENSION;
             }

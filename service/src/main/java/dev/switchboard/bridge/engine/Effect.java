@@ -1,5 +1,6 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.kagent.StepCard;
 import dev.switchboard.protocol.model.Message;
 import java.time.Instant;
 
@@ -40,8 +41,20 @@ public sealed interface Effect {
     /** A notice in the thread, about this turn. */
     record PostNotice(String messageId, String text) implements Effect {}
 
-    /** The agent's question, shown so the next reply answers it. */
-    record AskQuestion(String messageId, String text) implements Effect {}
+    /**
+     * The agent's question, shown so the next reply answers it.
+     *
+     * @param hitl kagent-v1: the structured request ({@code Hitl.write}): the tools to approve, or the questions and
+     *     their choices; null for a text question
+     */
+    record AskQuestion(String messageId, String text, String hitl) implements Effect {
+        public AskQuestion(String messageId, String text) {
+            this(messageId, text, null);
+        }
+    }
+
+    /** kagent-v1: a step of the agent's work (a tool call or its result) shown in the thread as a card. */
+    record ShowStep(String messageId, StepCard step) implements Effect {}
 
     /** The turn's visible state changed. */
     record TurnStateChanged(String messageId, TurnView state) implements Effect {}

@@ -1,5 +1,6 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.kagent.Hitl;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,12 +21,13 @@ import java.util.List;
  */
 public final class Engine {
 
-    /** kagent's human-in-the-loop extension: the only one kagent-v1 speaks; a2a speaks none. */
-    public static final String KAGENT_HITL_PREFIX = "https://kagent.dev/";
+    /** kagent's human-in-the-loop extension, exactly: the only one kagent-v1 speaks; a2a speaks none. */
+    public static final String KAGENT_HITL = Hitl.URI;
     static final String ACTOR_KEY = "agentkourier.dev/actor";
     static final int MAX_LIST_PAGES = 100;
     static final int MINUS_31403 = -31403;
     static final String A2A = "a2a";
+    static final String KAGENT = "kagent-v1";
 
     /** Bounds (issue 8): an answer longer than this is cut, with a note saying so (the seed sets no limit). */
     public static final int DEFAULT_MAX_ANSWER_CHARS = 100_000;

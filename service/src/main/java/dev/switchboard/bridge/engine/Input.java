@@ -1,5 +1,6 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.ListTasksResult;
 import dev.switchboard.protocol.model.StreamEvent;
@@ -19,8 +20,17 @@ public sealed interface Input {
         long gen();
     }
 
-    /** A person wrote in the thread. A repeated {@code messageId} is the same message. */
-    record ChatMessage(String messageId, String text, Actor actor) implements Input {}
+    /**
+     * A person wrote in the thread. A repeated {@code messageId} is the same message.
+     *
+     * @param structured kagent-v1: the person's structured answer to the question shown (a decision on an approval,
+     *     or answers to ask-user questions); null for a typed message
+     */
+    record ChatMessage(String messageId, String text, Actor actor, Hitl.Answer structured) implements Input {
+        public ChatMessage(String messageId, String text, Actor actor) {
+            this(messageId, text, actor, null);
+        }
+    }
 
     /** The service restarted: every unfinished turn is recovered as the seed says. */
     record Restarted() implements Input {}

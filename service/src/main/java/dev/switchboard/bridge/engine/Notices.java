@@ -15,6 +15,9 @@ public final class Notices {
     public static final String NO_JSONRPC = "agent card lists no JSON-RPC interface";
     public static final String NO_STREAMING = "agent card does not declare streaming";
     public static final String UNSUPPORTED_EXTENSION = "agent requires an unsupported extension";
+    /** kagent-v1: a typed reply cannot answer several questions at once; the answer form can. */
+    public static final String ANSWER_EVERY_QUESTION =
+            "The agent asked several questions: answer them with the question's form (one reply cannot answer them all).";
 
     public static final String REJECTED = "The agent rejected the task.";
     public static final String CANCELED = "The task was canceled.";

@@ -1,5 +1,6 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.Part;
 import dev.switchboard.protocol.model.TaskState;
@@ -11,7 +12,8 @@ import java.util.Objects;
 
 /**
  * Seed: the "question on a2a" paragraph under Task states (input-required), with What is sent for
- * the answer. What counts as a question, how it is shown, and how its answer reaches the agent.
+ * the answer, and its kagent-v1 sentence: the question is kagent's human-in-the-loop payload, and the answer a
+ * structured one with no prefix. What counts as a question, how it is shown, and how its answer reaches the agent.
  */
 final class Questions {
 
@@ -34,7 +36,10 @@ final class Questions {
         }
         TaskStates.record(s, status);
         s.question(q -> q.withAnswerPending(false));
-        if (!showable(message)) {
+        // kagent-v1: the question is kagent's human-in-the-loop payload in the status message's metadata; its text
+        // part is for display only. Without the payload (the extension not asked for) it is a text question.
+        Hitl.Request hitl = s.isA2a() ? null : Hitl.request(message).orElse(null);
+        if (hitl == null && !showable(message)) {
             Cancels.cancel(s, Notices.QUESTION_UNSHOWABLE, Outcome.CANCELED);
             return;
         }
@@ -47,7 +52,9 @@ final class Questions {
         s.view(TurnView.WAITING_FOR_ANSWER);
         long gen = s.nextGen();
         s.emit(new Effect.CloseStream());
-        s.emit(new Effect.AskQuestion(s.turn().messageId(), questionText(message)));
+        String stored = hitl == null ? null : Hitl.write(hitl);
+        s.question(q -> q.withHitlRequest(stored).withHitlAnswer(null));
+        s.emit(new Effect.AskQuestion(s.turn().messageId(), hitl == null ? questionText(message) : hitlText(hitl), stored));
         if (s.session().questionTimeout() != null) {
             Instant deadline = s.now.plus(s.session().questionTimeout());
             s.question(q -> q.withDeadline(deadline));
@@ -69,6 +76,19 @@ final class Questions {
                 .allMatch(p -> p instanceof Part.Text t && t.text() != null && !t.text().isEmpty());
     }
 
+    /** What a structured request says in words: the hint or kagent's display text, else what it asks. */
+    static String hitlText(Hitl.Request request) {
+        if (request instanceof Hitl.Request.ToolApproval a) {
+            String said = !Step.isBlank(a.hint()) ? a.hint() : a.display();
+            if (!Step.isBlank(said)) {
+                return said;
+            }
+            return "Approve " + String.join(", ", a.tools().stream().map(Hitl.Tool::name).toList()) + "?";
+        }
+        Hitl.Request.AskUser u = (Hitl.Request.AskUser) request;
+        return String.join("\n", u.questions().stream().map(Hitl.Question::question).toList());
+    }
+
     static String questionText(Message message) {
         List<String> lines = new ArrayList<>();
         for (Part p : message.parts()) {
@@ -82,10 +102,30 @@ final class Questions {
      * answer goes only to a task that still asks the question that was shown.
      */
     static void answer(Step s, Input.ChatMessage m) {
+        String request = s.turn().question().hitlRequest();
+        String structured = null;
+        if (request != null) {
+            // kagent-v1: the answer is structured. A typed reply is read the one safe way (Hitl.fromText: only a
+            // clear yes approves); one that cannot answer (several questions in one line) waits for the form.
+            Hitl.Request r = Hitl.parseRequest(request);
+            Hitl.Answer a = m.structured() != null && Hitl.problem(r, m.structured()) == null ? m.structured()
+                    : Hitl.fromText(r, m.text());
+            if (a == null) {
+                s.question(q -> {
+                    List<String> ids = new ArrayList<>(q.answerMessageIds());
+                    ids.add(m.messageId());
+                    return q.withAnswerMessageIds(ids);
+                });
+                s.emit(new Effect.PostNotice(s.turn().messageId(), Notices.ANSWER_EVERY_QUESTION));
+                return;
+            }
+            structured = Hitl.write(a);
+        }
+        String answer = structured;
         s.question(q -> {
             List<String> ids = new ArrayList<>(q.answerMessageIds());
             ids.add(m.messageId());
-            return new Turn.Question(null, m.messageId(), m.text(), m.actor(), ids, true, false);
+            return new Turn.Question(null, m.messageId(), m.text(), m.actor(), ids, true, false, q.hitlRequest(), answer);
         });
         s.view(TurnView.RUNNING);
         if (s.isA2a()) {
@@ -103,8 +143,12 @@ final class Questions {
         s.view(TurnView.RUNNING);
         Turn t = s.turn();
         Turn.Question q = t.question();
-        Message message = Message.userText(q.answerMessageId(), Sends.prefixed(s, q.answerActor(), q.answerText()),
-                s.session().contextId(), t.taskId(), Sends.actorMetadata(q.answerActor()));
+        // a kagent-v1 structured answer carries no prefix and no actor: kagent reads the decision from its metadata
+        Message message = q.hitlAnswer() != null && q.hitlRequest() != null
+                ? Hitl.answer(q.answerMessageId(), t.taskId(), s.session().contextId(), Hitl.parseRequest(q.hitlRequest()),
+                        Hitl.parseAnswer(q.hitlAnswer()))
+                : Message.userText(q.answerMessageId(), Sends.prefixed(s, q.answerActor(), q.answerText()),
+                        s.session().contextId(), t.taskId(), Sends.actorMetadata(q.answerActor()));
         long gen = s.nextGen();
         s.emit(new Effect.SendStream(gen, message));
         Timers.armSilence(s, gen);

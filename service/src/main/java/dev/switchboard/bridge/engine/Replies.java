@@ -1,5 +1,7 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.kagent.StepCard;
+import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.Artifact;
 import dev.switchboard.protocol.model.Part;
 import dev.switchboard.protocol.model.StreamEvent;
@@ -55,6 +57,7 @@ final class Replies {
             }
             TaskStates.status(s, t.status(), false);
         } else if (event instanceof TaskStatusUpdateEvent u) {
+            steps(s, u.status().message());
             TaskStates.status(s, u.status(), false);
         } else if (event instanceof TaskArtifactUpdateEvent a) {
             s.question(q -> q.withAnswerPending(false));
@@ -62,6 +65,20 @@ final class Replies {
         }
         // every event restarts the 5-minute silence limit (its timer re-arms itself when it fires early)
         s.following(f -> f.withSilenceDeadline(s.now.plus(s.d.silenceLimit())));
+    }
+
+    /**
+     * kagent-v1 shows kagent's tool-call and tool-result data parts as step cards (seed: "Data parts are not shown
+     * either, except on kagent-v1"); they come in the status messages sent while the agent works. A step read again
+     * (a resent status, the task read after a restart) is the same card: the store keeps one per call and kind.
+     */
+    static void steps(Step s, Message statusMessage) {
+        if (s.isA2a() || statusMessage == null) {
+            return;
+        }
+        for (StepCard card : StepCard.of(statusMessage.parts())) {
+            s.emit(new Effect.ShowStep(s.turn().messageId(), card));
+        }
     }
 
     /**

@@ -21,6 +21,7 @@ import java.util.Optional;
  * @param gen the generation of the newest call or timer; results quoting an older one are stale
  * @param turns the active turn (if any) first, then the queue
  * @param lastQuestion the question last asked in this session (null when none was): the next must differ from it
+ * @param hitl kagent-v1 and the card lists kagent's human-in-the-loop extension: every call asks for it
  */
 public record Session(
         String id,
@@ -34,7 +35,8 @@ public record Session(
         String contextId,
         long gen,
         List<Turn> turns,
-        LastQuestion lastQuestion) {
+        LastQuestion lastQuestion,
+        boolean hitl) {
 
     /** A question is told apart from the last one by its messageId or its status timestamp. */
     public record LastQuestion(String messageId, Instant timestamp) {}
@@ -47,38 +49,39 @@ public record Session(
     /** A new thread's session: no context, no card, nothing seen. */
     public Session(String id, String platform, String dialect, boolean questionsAllowed, Duration questionTimeout,
             String fingerprint) {
-        this(id, platform, dialect, questionsAllowed, questionTimeout, fingerprint, null, null, null, 0, List.of(), null);
+        this(id, platform, dialect, questionsAllowed, questionTimeout, fingerprint, null, null, null, 0, List.of(), null,
+                false);
     }
 
     /** The Binding's current settings (they may change between runs); the driver applies them on load. */
     public Session withSettings(boolean allowed, Duration timeout, String fingerprint) {
         return new Session(id, platform, dialect, allowed, timeout, fingerprint, cardFingerprint, agentVersion,
-                contextId, gen, turns, lastQuestion);
+                contextId, gen, turns, lastQuestion, hitl);
     }
 
-    Session withCard(ProtocolVersion version, String fingerprint) {
+    Session withCard(ProtocolVersion version, String fingerprint, boolean hitlListed) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, fingerprint,
-                version, contextId, gen, turns, lastQuestion);
+                version, contextId, gen, turns, lastQuestion, hitlListed);
     }
 
     Session withContextId(String context) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, context, gen, turns, lastQuestion);
+                agentVersion, context, gen, turns, lastQuestion, hitl);
     }
 
     Session withGen(long generation) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, contextId, generation, turns, lastQuestion);
+                agentVersion, contextId, generation, turns, lastQuestion, hitl);
     }
 
     Session withTurns(List<Turn> list) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, contextId, gen, list, lastQuestion);
+                agentVersion, contextId, gen, list, lastQuestion, hitl);
     }
 
     Session withLastQuestion(LastQuestion question) {
         return new Session(id, platform, dialect, questionsAllowed, questionTimeout, currentFingerprint, cardFingerprint,
-                agentVersion, contextId, gen, turns, question);
+                agentVersion, contextId, gen, turns, question, hitl);
     }
 
     /**

@@ -213,6 +213,8 @@ public record Turn(
      * @param answerMessageIds every chat message that answered a question of this turn
      * @param answerPending a typed answer the agent has not taken yet (the task still asks the question)
      * @param answerSent the pending answer has been sent at least once
+     * @param hitlRequest kagent-v1: the human-in-the-loop request the question showed, as {@code Hitl.write} keeps it
+     * @param hitlAnswer kagent-v1: the structured answer being carried to the agent
      */
     public record Question(
             Instant deadline,
@@ -221,46 +223,66 @@ public record Turn(
             Actor answerActor,
             List<String> answerMessageIds,
             boolean answerPending,
-            boolean answerSent) {
+            boolean answerSent,
+            String hitlRequest,
+            String hitlAnswer) {
         public Question {
             answerMessageIds = List.copyOf(answerMessageIds);
+        }
+
+        /** A question without kagent's structured request (a2a, or kagent-v1 without the extension). */
+        public Question(Instant deadline, String answerMessageId, String answerText, Actor answerActor,
+                List<String> answerMessageIds, boolean answerPending, boolean answerSent) {
+            this(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending, answerSent, null, null);
         }
 
         static final Question NONE = new Question(null, null, null, null, List.of(), false, false);
 
         Question withDeadline(Instant deadline) {
             return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
-                    answerSent);
+                    answerSent, hitlRequest, hitlAnswer);
         }
 
         Question withAnswerMessageId(String answerMessageId) {
             return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
-                    answerSent);
+                    answerSent, hitlRequest, hitlAnswer);
         }
 
         Question withAnswerText(String answerText) {
             return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
-                    answerSent);
+                    answerSent, hitlRequest, hitlAnswer);
         }
 
         Question withAnswerActor(Actor answerActor) {
             return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
-                    answerSent);
+                    answerSent, hitlRequest, hitlAnswer);
         }
 
         Question withAnswerMessageIds(List<String> answerMessageIds) {
             return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
-                    answerSent);
+                    answerSent, hitlRequest, hitlAnswer);
         }
 
         Question withAnswerPending(boolean answerPending) {
             return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
-                    answerSent);
+                    answerSent, hitlRequest, hitlAnswer);
         }
 
         Question withAnswerSent(boolean answerSent) {
             return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
-                    answerSent);
+                    answerSent, hitlRequest, hitlAnswer);
+        }
+
+        /** kagent's request as asked ({@code Hitl.write}); null for a text question. */
+        Question withHitlRequest(String hitlRequest) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent, hitlRequest, hitlAnswer);
+        }
+
+        /** The structured answer being carried to the agent ({@code Hitl.write(Answer)}). */
+        Question withHitlAnswer(String hitlAnswer) {
+            return new Question(deadline, answerMessageId, answerText, answerActor, answerMessageIds, answerPending,
+                    answerSent, hitlRequest, hitlAnswer);
         }
     }
 

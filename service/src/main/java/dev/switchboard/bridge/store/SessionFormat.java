@@ -59,6 +59,9 @@ public final class SessionFormat {
         put(o, "agentVersion", s.agentVersion());
         put(o, "contextId", s.contextId());
         o.put("gen", s.gen());
+        if (s.hitl()) {
+            o.put("hitl", true);
+        }
         if (s.lastQuestion() != null) {
             ObjectNode q = o.putObject("lastQuestion");
             put(q, "messageId", s.lastQuestion().messageId());
@@ -148,6 +151,8 @@ public final class SessionFormat {
         q.answerMessageIds().forEach(ids::add);
         qo.put("answerPending", q.answerPending());
         qo.put("answerSent", q.answerSent());
+        put(qo, "hitlRequest", q.hitlRequest());
+        put(qo, "hitlAnswer", q.hitlAnswer());
     }
 
     private static Session readV2(JsonNode o) {
@@ -159,7 +164,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 isoDuration(o, "questionTimeout"), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, lastQuestion);
+                turns, lastQuestion, o.path("hitl").asBoolean(false));
     }
 
     private static Turn readTurnV2(JsonNode o) {
@@ -182,7 +187,8 @@ public final class SessionFormat {
                 new Turn.Cancelling(c.path("attempts").asInt(), enumOf(c, "outcome", Outcome::valueOf)),
                 new Turn.Question(instant(q, "deadline"), text(q, "answerMessageId"), text(q, "answerText"),
                         actor(q.get("answerActor")), list(q.path("answerMessageIds")),
-                        q.path("answerPending").asBoolean(), q.path("answerSent").asBoolean()));
+                        q.path("answerPending").asBoolean(), q.path("answerSent").asBoolean(), text(q, "hitlRequest"),
+                        text(q, "hitlAnswer")));
     }
 
     // ---- an answer post's parts ----
@@ -248,7 +254,7 @@ public final class SessionFormat {
         turns.set(0, changed);
         return new Session(s.id(), s.platform(), s.dialect(), s.questionsAllowed(), s.questionTimeout(),
                 s.currentFingerprint(), s.cardFingerprint(), s.agentVersion(), s.contextId(), s.gen(), turns,
-                s.lastQuestion());
+                s.lastQuestion(), s.hitl());
     }
 
     // ---- v1: the flat shape Jackson wrote over the engine's fields ----
@@ -261,7 +267,7 @@ public final class SessionFormat {
         return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
                 secondsDuration(o.get("questionTimeout")), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
-                turns, lastQuestion);
+                turns, lastQuestion, false);
     }
 
     private static Turn readTurnV1(JsonNode o) {

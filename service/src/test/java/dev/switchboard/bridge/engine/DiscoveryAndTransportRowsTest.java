@@ -87,7 +87,7 @@ class DiscoveryAndTransportRowsTest {
     @DisplayName("Discovery: Mark no extension required that the dialect does not speak (kagent-v1: kagent's "
             + "human-in-the-loop; a2a: none) — the connect fails with 'agent requires an unsupported extension'")
     void discovery_requiredExtensionTheDialectDoesNotSpeakFailsTheConnect() {
-        String hitl = Engine.KAGENT_HITL_PREFIX + "extensions/hitl";
+        String hitl = Engine.KAGENT_HITL;
 
         EngineHarness a2a = EngineHarness.a2a();
         a2a.chat("m1", "hello");
@@ -106,6 +106,15 @@ class DiscoveryAndTransportRowsTest {
         other.card(card(card10().interfaces(), Wire.requiring("https://example.com/ext/payments")));
         assertThat(other.notices()).singleElement().asString().contains("agent requires an unsupported extension");
         assertThat(other.sends()).isEmpty();
+
+        // kagent-v1 speaks exactly kagent's hitl/v1: another kagent.dev extension, or a later version, is not it
+        for (String near : new String[] {"https://kagent.dev/extensions/hitl/v2", "https://kagent.dev/extensions/other"}) {
+            EngineHarness k = EngineHarness.kagent();
+            k.chat("m1", "hello");
+            k.card(card(card10().interfaces(), Wire.requiring(near)));
+            assertThat(k.notices()).as(near).singleElement().asString().contains("agent requires an unsupported extension");
+            assertThat(k.sends()).isEmpty();
+        }
 
         // an extension that is offered but not required is no reason to refuse
         EngineHarness optional = EngineHarness.a2a();

@@ -150,7 +150,7 @@ class AChunkWritesOnePostTest {
         turns.set(0, changed);
         return new Session(s.id(), s.platform(), s.dialect(), s.questionsAllowed(), s.questionTimeout(),
                 s.currentFingerprint(), s.cardFingerprint(), s.agentVersion(), s.contextId(), s.gen(), turns,
-                s.lastQuestion());
+                s.lastQuestion(), s.hitl());
     }
 
 }
