@@ -405,7 +405,10 @@ public final class SessionDriver implements AutoCloseable {
                 h.close();
             }
         } else if (e instanceof Effect.ScheduleTimer s) {
-            long delay = Math.max(1, Duration.between(clock.instant(), s.at()).toMillis());
+            // rounded up: a timer that fires a fraction of a millisecond early finds its deadline not yet due and
+            // is set again, a step and a session write for nothing
+            long nanos = Duration.between(clock.instant(), s.at()).toNanos();
+            long delay = Math.max(1, (nanos + 999_999) / 1_000_000);
             PendingTimer pending = new PendingTimer();
             timers.computeIfAbsent(threadId, k -> ConcurrentHashMap.newKeySet()).add(pending);
             pending.id = vertx.setTimer(delay, id -> {

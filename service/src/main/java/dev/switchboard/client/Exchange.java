@@ -42,6 +42,10 @@ final class Exchange {
         this.headersTimeoutMs = headersTimeoutMs;
     }
 
+    Vertx vertx() {
+        return vertx;
+    }
+
     void start(Handler<HttpClientResponse> onHeaders, Handler<CallFailure> onFailure) {
         timer = vertx.setTimer(headersTimeoutMs, t -> {
             timer = -1;

@@ -83,7 +83,7 @@ final class StreamCall implements StreamHandle {
         if (status >= 200 && status < 300 && isEventStream(response.getHeader("Content-Type"))) {
             readEvents(response);
         } else {
-            BodyReader.read(response, maxBodyBytes, bodyIdleTimeoutMs, body -> onPlainReply(status, body),
+            BodyReader.read(exchange.vertx(), response, maxBodyBytes, bodyIdleTimeoutMs, body -> onPlainReply(status, body),
                     failure -> fail(failure, false));
         }
     }

@@ -22,7 +22,7 @@ final class UnaryCall {
     /** Must run on the calling context; the promise is completed there. */
     static <T> void run(Exchange exchange, int maxBodyBytes, long bodyIdleTimeoutMs, Interpretation<T> interpretation,
             Promise<T> promise) {
-        exchange.start(response -> BodyReader.read(response, maxBodyBytes, bodyIdleTimeoutMs, body -> {
+        exchange.start(response -> BodyReader.read(exchange.vertx(), response, maxBodyBytes, bodyIdleTimeoutMs, body -> {
             Duration retryAfter = RetryAfter.parse(response.getHeader("Retry-After"), Instant.now());
             try {
                 promise.complete(interpretation.interpret(response.statusCode(), body, retryAfter));

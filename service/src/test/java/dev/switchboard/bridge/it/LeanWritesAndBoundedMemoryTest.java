@@ -83,8 +83,9 @@ class LeanWritesAndBoundedMemoryTest {
         // the first turn of each fetches the card; the compared turns are the second ones
         long withFew = sessionWritesOfASecondTurn("few");
         long withMany = sessionWritesOfASecondTurn("many");
+        // before issue 9's change, every chunk wrote the session: 14 more; a timer set again can add one either way
         assertThat(withMany).as("session writes of a turn streamed in 16 chunks vs in 2 (%d)", withFew)
-                .isEqualTo(withFew);
+                .isBetween(withFew - 1, withFew + 1);
     }
 
     private long sessionWritesOfASecondTurn(String channel) {
