@@ -18,6 +18,7 @@ import dev.switchboard.client.CallException;
 import dev.switchboard.client.CallFailure;
 import dev.switchboard.client.StreamHandle;
 import dev.switchboard.client.StreamListener;
+import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.protocol.model.ListTasksParams;
 import dev.switchboard.protocol.model.SendMessageParams;
 import dev.switchboard.protocol.model.StreamEvent;
@@ -206,6 +207,43 @@ public final class SessionDriver implements AutoCloseable {
      * anything is sent. A repeated messageId returns the post already accepted (B7).
      */
     public Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor) {
+        return accept(thread, messageId, text, actor, null);
+    }
+
+    /**
+     * A person's structured answer to the thread's pending kagent-v1 question (the question post {@code questionId}):
+     * refused unless that question is the one the thread waits for and the answer fits it; then accepted like a
+     * message, {@code text} (what the answer says in words) being what the thread shows.
+     */
+    public Future<Post> answer(ChatThread thread, String messageId, String questionId, Hitl.Answer answer, String text,
+            Actor actor) {
+        return onLane(thread.threadId(), () -> {
+            Post question = store.post(questionId).filter(p -> p.threadId().equals(thread.threadId())
+                    && Post.QUESTION.equals(p.kind())).orElseThrow(() -> new TurnRefused.NotTheQuestion(questionId,
+                            "no question " + questionId + " in this thread"));
+            if (store.post(messageId).isPresent()) {
+                return null; // the same answer again: accept returns the post it made the first time
+            }
+            threads.putIfAbsent(thread.threadId(), thread);
+            Session session = load(thread.threadId());
+            boolean pending = session.awaitsAnswer() && session.active().map(t -> t.messageId()
+                    .equals(question.turnMessageId())).orElse(false);
+            if (!pending) {
+                throw new TurnRefused.NotTheQuestion(questionId, "question " + questionId + " is not waiting for an answer");
+            }
+            if (question.data() == null) {
+                throw new TurnRefused.NotTheQuestion(questionId,
+                        "question " + questionId + " takes a typed answer: send it as a message");
+            }
+            String problem = Hitl.problem(Hitl.parseRequest(question.data()), answer);
+            if (problem != null) {
+                throw new TurnRefused.NotTheQuestion(questionId, problem);
+            }
+            return null;
+        }).compose(ok -> accept(thread, messageId, text, actor, answer));
+    }
+
+    private Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor, Hitl.Answer structured) {
         return onLane(thread.threadId(), () -> {
             Optional<Post> existing = store.post(messageId);
             if (existing.isPresent()) {
@@ -221,7 +259,7 @@ public final class SessionDriver implements AutoCloseable {
             if (!session.awaitsAnswer() && session.queuedTurns() >= limits.maxQueuedTurns()) {
                 throw new TurnRefused.QueueFull(limits.maxQueuedTurns());
             }
-            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor), now);
+            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor, structured), now);
             Turn owner = ownerOf(t.session(), messageId);
             String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
             Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
@@ -511,7 +549,9 @@ public final class SessionDriver implements AutoCloseable {
 
     private AgentEndpoint endpoint(String threadId, Session session) {
         BindingRuntime binding = bindings.get(thread(threadId).binding());
-        return binding == null ? null : binding.endpoint(session.agentVersion()).orElse(null);
+        AgentEndpoint ep = binding == null ? null : binding.endpoint(session.agentVersion()).orElse(null);
+        // kagent-v1 asks for kagent's human-in-the-loop extension on every call when the card lists it
+        return ep != null && session.hitl() ? ep.withHeader(Hitl.HEADER, Hitl.URI) : ep;
     }
 
     /** The engine has its own failure type: the client's is mapped here, at the boundary. */

@@ -31,6 +31,20 @@ public abstract sealed class TurnRefused extends RuntimeException {
         }
     }
 
+    /** A structured answer that does not answer the thread's pending question: which one, and why not. */
+    public static final class NotTheQuestion extends TurnRefused {
+        private final String questionId;
+
+        public NotTheQuestion(String questionId, String why) {
+            super(why);
+            this.questionId = questionId;
+        }
+
+        public String questionId() {
+            return questionId;
+        }
+    }
+
     /** The thread's Binding is no longer in the configuration: nobody can carry its turns. */
     public static final class BindingGone extends TurnRefused {
         public BindingGone(String threadId, String binding) {

@@ -18,6 +18,13 @@ public record AgentEndpoint(String url, ProtocolVersion version, Map<String, Str
         return new AgentEndpoint(url, v, headers);
     }
 
+    /** The endpoint with one more header on every request (e.g. the extensions a dialect asks for). */
+    public AgentEndpoint withHeader(String name, String value) {
+        Map<String, String> more = new java.util.LinkedHashMap<>(headers);
+        more.put(name, value);
+        return new AgentEndpoint(url, version, more);
+    }
+
     /** The card URL: the endpoint with any trailing slash trimmed, plus the well-known path. */
     public String cardUrl() {
         return url.replaceAll("/+$", "") + "/.well-known/agent-card.json";

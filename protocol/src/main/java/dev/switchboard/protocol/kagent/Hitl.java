@@ -179,6 +179,14 @@ public final class Hitl {
         return new Message(messageId, Role.USER, List.of(Part.text(label)), contextId, taskId, metadata, List.of(URI), null);
     }
 
+    /** What an answer says in words: the thread shows it, and the answer message carries it as its text part. */
+    public static String label(Answer answer) {
+        if (answer instanceof Answer.Decision d) {
+            return d.approved() ? "Approved" : "Rejected" + (d.reason() == null || d.reason().isBlank() ? "" : ": " + d.reason());
+        }
+        return String.join("; ", ((Answer.Answers) answer).answers().stream().map(a -> String.join(", ", a)).toList());
+    }
+
     /** The request as JSON, to be kept with a paused turn and read back by {@link #parseRequest}. */
     public static String write(Request request) {
         ObjectNode n = JsonNodeFactory.instance.objectNode().put("display", request.display());

@@ -21,9 +21,11 @@ final class ChatSql {
 
     /** A post at the end of its thread: the next seq is read by the insert itself, one statement. */
     static final String APPEND_POST = "INSERT INTO chat_post (post_id, thread_id, seq, kind, text, author_id, author_name, "
-            + "author_email, turn_message_id, state, created_at, updated_at, answer_parts) "
-            + "SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM chat_post WHERE thread_id = ? "
+            + "author_email, turn_message_id, state, created_at, updated_at, answer_parts, data) "
+            + "SELECT ?, ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM chat_post WHERE thread_id = ? "
             + "RETURNING seq";
+    /** A post that may have been written already (a step card read again): the first one stays; no row when it did. */
+    static final String APPEND_POST_ONCE = APPEND_POST.replace(" RETURNING seq", " ON CONFLICT (post_id) DO NOTHING RETURNING seq");
     static final String TOUCH_THREAD = "UPDATE chat_thread SET last_activity = ? WHERE thread_id = ?";
     /**
      * A streamed chunk: the answer post's new text and how it divides into artifacts, the post read back in the
@@ -49,5 +51,6 @@ final class ChatSql {
      * looked up, the step committed, and the thread read back by the web chat.
      */
     static final List<String> PER_STEP = List.of(POST_BY_ID, POSTS_OF_THREAD, THREAD_BY_ID, INSERT_THREAD, APPEND_POST,
+            APPEND_POST_ONCE,
             TOUCH_THREAD, UPDATE_ANSWER, ADOPT_TURN, TURN_STATE, SESSION_BY_THREAD, SAVE_SESSION);
 }

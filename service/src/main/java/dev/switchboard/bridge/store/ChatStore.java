@@ -81,16 +81,25 @@ public final class ChatStore {
 
     private Post appendIn(Connection c, String threadId, String postId, String kind, String text, Actor author,
             String turnMessageId, String state, Instant now, String answerParts) throws SQLException {
+        return appendIn(c, ChatSql.APPEND_POST, threadId, postId, kind, text, author, turnMessageId, state, now,
+                answerParts, null);
+    }
+
+    /** Appends a post with {@code sql} (APPEND_POST or APPEND_POST_ONCE); null when the ONCE form found it there. */
+    private Post appendIn(Connection c, String sql, String threadId, String postId, String kind, String text, Actor author,
+            String turnMessageId, String state, Instant now, String answerParts, String data) throws SQLException {
         long seq;
-        PreparedStatement s = statement(c, ChatSql.APPEND_POST);
+        PreparedStatement s = statement(c, sql);
         bind(s, postId, threadId, kind, text, author == null ? null : author.id(), author == null ? null : author.name(),
                 author == null ? null : author.email(), turnMessageId, state, now.toString(), now.toString(), answerParts,
-                threadId);
+                data, threadId);
         try (ResultSet rs = s.executeQuery()) {
-            rs.next();
+            if (!rs.next()) {
+                return null;
+            }
             seq = rs.getLong(1);
         }
-        return new Post(postId, threadId, seq, kind, text, author, turnMessageId, state, now, now);
+        return new Post(postId, threadId, seq, kind, text, author, turnMessageId, state, now, now, data);
     }
 
     /** Runs an UPDATE … RETURNING * and adds the posts it changed to {@code out}; false when it changed none. */
@@ -112,7 +121,7 @@ public final class ChatStore {
         Actor author = authorId == null ? null : new Actor(authorId, rs.getString("author_name"), rs.getString("author_email"));
         return new Post(rs.getString("post_id"), rs.getString("thread_id"), rs.getLong("seq"), rs.getString("kind"),
                 rs.getString("text"), author, rs.getString("turn_message_id"), rs.getString("state"),
-                Instant.parse(rs.getString("created_at")), Instant.parse(rs.getString("updated_at")));
+                Instant.parse(rs.getString("created_at")), Instant.parse(rs.getString("updated_at")), rs.getString("data"));
     }
 
     /**
@@ -156,9 +165,16 @@ public final class ChatStore {
                             n.messageId(), null, now));
                     appended = true;
                 } else if (e instanceof Effect.AskQuestion q) {
-                    changed.add(appendIn(c, threadId, java.util.UUID.randomUUID().toString(), Post.QUESTION, q.text(), null,
-                            q.messageId(), null, now));
+                    changed.add(appendIn(c, ChatSql.APPEND_POST, threadId, java.util.UUID.randomUUID().toString(),
+                            Post.QUESTION, q.text(), null, q.messageId(), null, now, null, q.hitl()));
                     appended = true;
+                } else if (e instanceof Effect.ShowStep st) {
+                    Post step = appendIn(c, ChatSql.APPEND_POST_ONCE, threadId, StepPosts.id(st.messageId(), st.step()),
+                            Post.STEP, st.step().name(), null, st.messageId(), null, now, null, StepPosts.data(st.step()));
+                    if (step != null) {
+                        changed.add(step);
+                        appended = true;
+                    }
                 } else if (e instanceof Effect.TurnStateChanged t) {
                     // the turn's own post and the answers to its questions all show the turn's state
                     String state = t.state().name().toLowerCase(java.util.Locale.ROOT);

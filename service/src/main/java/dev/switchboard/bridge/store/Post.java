@@ -9,6 +9,8 @@ import java.time.Instant;
  *
  * @param turnMessageId the turn it belongs to (a user post's own id)
  * @param state a user post's turn state, lowercase (null for other kinds)
+ * @param data what the post shows beyond its text, as JSON: a kagent question's structured request, a step card
+ *     (null for other posts)
  */
 public record Post(
         String id,
@@ -20,10 +22,19 @@ public record Post(
         String turnMessageId,
         String state,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        String data) {
+
+    /** A post with nothing beyond its text. */
+    public Post(String id, String threadId, long seq, String kind, String text, Actor author, String turnMessageId,
+            String state, Instant createdAt, Instant updatedAt) {
+        this(id, threadId, seq, kind, text, author, turnMessageId, state, createdAt, updatedAt, null);
+    }
 
     public static final String USER = "user";
     public static final String AGENT = "agent";
     public static final String NOTICE = "notice";
     public static final String QUESTION = "question";
+    /** kagent-v1: a step of the agent's work, a tool call or its result ({@code data} says which). */
+    public static final String STEP = "step";
 }

@@ -11,6 +11,7 @@ import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.Binding;
 import dev.switchboard.bridge.SessionDriver;
 import dev.switchboard.bridge.TurnRefused;
+import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
@@ -32,6 +33,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -107,6 +110,7 @@ public final class WebChatRoutes {
         router.post("/api/chat/channels/:channel/threads").handler(body).handler(this::newThread);
         router.get("/api/chat/threads/:threadId").handler(this::thread);
         router.post("/api/chat/threads/:threadId/messages").handler(body).handler(this::newMessage);
+        router.post("/api/chat/threads/:threadId/answers").handler(body).handler(this::newAnswer);
         router.get("/api/chat/threads/:threadId/events").handler(this::events);
         router.route("/api/chat/*").handler(ctx -> error(ctx.response(), 404, "no such chat API path", null));
         // what Vert.x itself refuses (a body over the limit), in the API's own JSON, and no exception's text
@@ -270,6 +274,8 @@ public final class WebChatRoutes {
             response.putHeader("Retry-After", "10");
             error(response, 429, "this thread already has " + q.limit() + " messages waiting for the agent; "
                     + "send this one when they have been answered", null);
+        } else if (cause instanceof TurnRefused.NotTheQuestion q) {
+            error(response, 409, "questionId: " + q.getMessage(), "questionId");
         } else if (cause instanceof TurnRefused.BindingGone) {
             error(response, 410, "this thread's channel is no longer bound to an agent; start a thread in another channel",
                     "threadId");
@@ -300,6 +306,108 @@ public final class WebChatRoutes {
                 json(ctx.response(), 201, out);
             });
         });
+    }
+
+    /**
+     * A structured answer to a kagent-v1 question: {@code {"questionId", "decision": "approve"|"reject", "reason"?}}
+     * for an approval, {@code {"questionId", "answers": [...]}} for ask-user (one entry per question: a string, or a
+     * list of strings for a question that allows several). One answer per question however often it is sent: its
+     * messageId is the question's.
+     */
+    private void newAnswer(RoutingContext ctx) {
+        String threadId = ctx.pathParam("threadId");
+        JsonNode body = JsonHttp.body(ctx, "body: a JSON object {\"questionId\", \"decision\" | \"answers\"} is required");
+        if (body == null) {
+            return;
+        }
+        StructuredAnswer a = structuredAnswer(ctx, body);
+        if (a == null) {
+            return;
+        }
+        Actor user = user(ctx);
+        blocking(ctx, () -> store.thread(threadId).orElse(null), thread -> {
+            if (thread == null || !WebChatPlatform.NAME.equals(thread.platform())) {
+                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+                return;
+            }
+            driver.answer(thread, "answer-" + a.questionId(), a.questionId(), a.answer(), Hitl.label(a.answer()), user)
+                    .onComplete(ar -> {
+                        if (ar.failed()) {
+                            refused(ctx.response(), ar.cause());
+                            return;
+                        }
+                        ObjectNode out = JSON.createObjectNode();
+                        out.put("messageId", ar.result().id());
+                        json(ctx.response(), 201, out);
+                    });
+        });
+    }
+
+    private record StructuredAnswer(String questionId, Hitl.Answer answer) {}
+
+    private StructuredAnswer structuredAnswer(RoutingContext ctx, JsonNode body) {
+        if (!body.isObject()) {
+            error(ctx.response(), 400, "body: a JSON object is required", "body");
+            return null;
+        }
+        JsonNode q = body.get("questionId");
+        if (q == null || !q.isTextual() || !MESSAGE_ID.matcher(q.asText()).matches()) {
+            error(ctx.response(), 400, "questionId: the question post's id is required", "questionId");
+            return null;
+        }
+        JsonNode decision = body.get("decision");
+        JsonNode answers = body.get("answers");
+        if ((decision == null) == (answers == null)) {
+            error(ctx.response(), 400, "give exactly one of decision (an approval) and answers (ask-user)", "decision");
+            return null;
+        }
+        if (decision != null) {
+            if (!decision.isTextual() || !(decision.asText().equals("approve") || decision.asText().equals("reject"))) {
+                error(ctx.response(), 400, "decision: approve or reject", "decision");
+                return null;
+            }
+            JsonNode reason = body.get("reason");
+            if (reason != null && !reason.isNull() && (!reason.isTextual() || reason.asText().length() > MAX_TEXT)) {
+                error(ctx.response(), 400, "reason: a string of at most " + MAX_TEXT + " characters", "reason");
+                return null;
+            }
+            String why = reason == null || reason.isNull() || reason.asText().isBlank() ? null : reason.asText();
+            return new StructuredAnswer(q.asText(), new Hitl.Answer.Decision(decision.asText().equals("approve"), why));
+        }
+        if (!answers.isArray() || answers.isEmpty() || answers.size() > 50) {
+            error(ctx.response(), 400, "answers: a list with one entry per question", "answers");
+            return null;
+        }
+        List<List<String>> all = new ArrayList<>();
+        int total = 0;
+        for (int i = 0; i < answers.size(); i++) {
+            JsonNode one = answers.get(i);
+            List<String> values = new ArrayList<>();
+            if (one.isTextual()) {
+                values.add(one.asText());
+            } else if (one.isArray() && one.size() <= 50) {
+                for (JsonNode v : one) {
+                    if (!v.isTextual()) {
+                        values = null;
+                        break;
+                    }
+                    values.add(v.asText());
+                }
+            } else {
+                values = null;
+            }
+            if (values == null || values.isEmpty()) {
+                error(ctx.response(), 400, "answers[" + i + "]: a string, or a list of strings", "answers");
+                return null;
+            }
+            total += values.stream().mapToInt(String::length).sum();
+            all.add(values);
+        }
+        if (total > MAX_TEXT) {
+            error(ctx.response(), 400, "answers: longer than " + MAX_TEXT + " characters in all", "answers");
+            return null;
+        }
+        return new StructuredAnswer(q.asText(), new Hitl.Answer.Answers(all));
     }
 
     private void thread(RoutingContext ctx) {
@@ -438,6 +546,14 @@ public final class WebChatRoutes {
         n.put("createdAt", p.createdAt().toString());
         n.put("updatedAt", p.updatedAt().toString());
         n.put("seq", p.seq());
+        if (p.data() != null) {
+            // a kagent question's request (tools to approve, or questions and choices), or a step card
+            try {
+                n.set("data", JSON.readTree(p.data()));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                n.putNull("data");
+            }
+        }
         return n;
     }
 

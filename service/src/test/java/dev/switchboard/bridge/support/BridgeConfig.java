@@ -102,6 +102,15 @@ public final class BridgeConfig {
         return channel(name, "url: " + url, "{userId: " + BOT_USER + "}", bindingSpec);
     }
 
+    /**
+     * A kagent-v1 AgentBackend (agentRef default/{@code name}: the endpoint is {@code url}/agents/default/{@code name})
+     * and a web Binding whose one channel has the backend's name.
+     */
+    public BridgeConfig kagentBackend(String name, String url, String bindingSpec) {
+        return channel(name, "url: " + url + "\ndialect: kagent-v1\nagentRef: {namespace: default, name: " + name + "}",
+                "{userId: " + BOT_USER + "}", bindingSpec);
+    }
+
     private BridgeConfig channel(String name, String backendSpec, String identity, String bindingSpec) {
         yaml.append("""
                 ---

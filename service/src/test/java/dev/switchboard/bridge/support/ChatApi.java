@@ -32,12 +32,12 @@ public final class ChatApi {
 
     /** One entry of {@code GET /api/chat/threads/{id}}. */
     public record Post(String id, String kind, String text, String state, String turnMessageId, JsonNode author,
-            Instant createdAt) {
+            Instant createdAt, JsonNode data) {
 
         static Post of(JsonNode n) {
             return new Post(n.path("id").asText(null), n.path("kind").asText(null), n.path("text").asText(null),
                     n.path("state").isNull() ? null : n.path("state").asText(null), n.path("turnMessageId").asText(null),
-                    n.get("author"), Instant.parse(n.path("createdAt").asText()));
+                    n.get("author"), Instant.parse(n.path("createdAt").asText()), n.get("data"));
         }
 
         public boolean isUser() {
@@ -96,6 +96,20 @@ public final class ChatApi {
     public HttpResponse<String> trySend(String path, String text, String messageId) throws IOException, InterruptedException {
         return http.send(request(path, Map.of()).POST(HttpRequest.BodyPublishers.ofString(body(text, messageId))).build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** POSTs a structured answer ({@code /api/chat/threads/{id}/answers}) and returns the raw response. */
+    public HttpResponse<String> answerQuestion(String threadId, String json) {
+        try {
+            return http.send(request("/api/chat/threads/" + threadId + "/answers", Map.of())
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     public List<Post> posts(String threadId) {
