@@ -1023,6 +1023,11 @@
       if (card) card.replaceWith(fresh); else body.append(fresh);
       card = fresh;
     }
+    // kagent's display text of an ask-user request is its questions, which the card shows with their choices
+    const text = el.querySelector('.post-text');
+    const questions = hitlType(p) === 'ask_user' && Array.isArray(p.data.questions) ? p.data.questions : null;
+    text.hidden = !!questions && questions.length > 0
+      && (p.text || '').trim() === questions.map((q) => String((q && q.question) || '')).join('\n').trim();
     hitlUpdaters.get(card)(open);
   }
 
