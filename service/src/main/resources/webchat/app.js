@@ -682,14 +682,21 @@
     return states;
   }
 
-  /** The question still waiting for its answer, if any: the last question, with no user post after it. */
+  /**
+   * The question still waiting for its answer, if any: the last question, while its turn waits for an answer. A plain
+   * question is answered by the next user post; one that wants a structured answer (kagent) waits on after a typed
+   * reply that could not answer it (several questions in one line), until its answer comes or its turn moves on.
+   */
   function openQuestion(posts, states) {
+    let userAfter = false;
     for (let i = posts.length - 1; i >= 0; i--) {
       const p = posts[i];
-      if (p.kind === 'user') return null;
+      if (p.kind === 'user') userAfter = true;
       if (p.kind === 'question') {
         const turn = p.turnMessageId ? states.get(p.turnMessageId) : undefined;
-        return turn === undefined || turn === 'waiting_for_answer' ? p : null;
+        if (turn !== undefined && turn !== 'waiting_for_answer') return null;
+        if (hitlType(p)) return state.posts.has('answer-' + p.id) ? null : p;
+        return userAfter ? null : p;
       }
     }
     return null;

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 
@@ -106,6 +107,15 @@ class WebChatKagentBrowserTest {
         assertThat(questions.get(1).findElements(By.cssSelector("input[type=checkbox]"))).hasSize(3);
         WebElement send = card.findElement(By.cssSelector("[data-testid=ask-send]"));
         assertThat(send.isEnabled()).as("nothing chosen yet").isFalse();
+
+        // one typed line cannot answer two questions: the agent still waits, and so does the card
+        WebElement composer = browser.findElement(By.cssSelector("[data-testid=composer-input]"));
+        composer.sendKeys("staging");
+        composer.sendKeys(Keys.ENTER);
+        await("the notice that the form answers several questions", b -> b.findElements(By.cssSelector(
+                "[data-testid=post][data-kind=notice] [data-testid=post-text]")).stream().map(Chromium::text)
+                .filter(t -> t.contains("answer them with the question's form")).findFirst().orElse(null));
+        assertThat(awaitAnswerable("ask-user")).isEqualTo(card);
 
         choose(questions.get(0), "staging");
         assertThat(send.isEnabled()).as("the second question is still open").isFalse();
