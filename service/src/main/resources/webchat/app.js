@@ -76,6 +76,7 @@
     threadsRefreshTimer: null,
     creatingThread: false,
     renderQueued: false,
+    answers: new Map(), // question post id -> {status: sending|sent|failed, label, decision, error}: structured answers sent from here
   };
 
   // ---- Identity --------------------------------------------------------------------------------
@@ -681,14 +682,21 @@
     return states;
   }
 
-  /** The question still waiting for its answer, if any: the last question, with no user post after it. */
+  /**
+   * The question still waiting for its answer, if any: the last question, while its turn waits for an answer. A plain
+   * question is answered by the next user post; one that wants a structured answer (kagent) waits on after a typed
+   * reply that could not answer it (several questions in one line), until its answer comes or its turn moves on.
+   */
   function openQuestion(posts, states) {
+    let userAfter = false;
     for (let i = posts.length - 1; i >= 0; i--) {
       const p = posts[i];
-      if (p.kind === 'user') return null;
+      if (p.kind === 'user') userAfter = true;
       if (p.kind === 'question') {
         const turn = p.turnMessageId ? states.get(p.turnMessageId) : undefined;
-        return turn === undefined || turn === 'waiting_for_answer' ? p : null;
+        if (turn !== undefined && turn !== 'waiting_for_answer') return null;
+        if (hitlType(p)) return state.posts.has('answer-' + p.id) ? null : p;
+        return userAfter ? null : p;
       }
     }
     return null;
@@ -743,6 +751,9 @@
     el.dataset.testid = 'post';
     el.dataset.kind = p.kind || '';
     el.dataset.postId = p.id;
+    if (p.kind === 'step') {
+      return createStepPost(el);
+    }
     if (p.kind === 'notice') {
       el.setAttribute('aria-label', 'Notice from Switchboard');
       const icon = document.createElement('span');
@@ -781,6 +792,10 @@
 
   /** Updates a post in place, so streamed text does not re-announce or re-create the whole post. */
   function updateServerPost(el, p, states, isOpenQuestion) {
+    if (p.kind === 'step') {
+      updateStepPost(el, p);
+      return;
+    }
     const turnState = p.kind === 'user' ? p.state : states.get(p.turnMessageId);
     // agent answers and questions carry their turn's state; notices only their own, if any
     const shownState = p.kind === 'agent' || p.kind === 'question' ? p.state || turnState : p.state;
@@ -807,7 +822,10 @@
         announce(((channelInfo(state.channel) || {}).agent || 'The agent') + ' answered: ' + p.text.slice(0, 400));
       }
     }
-    if (p.kind === 'question') {
+    if (p.kind === 'question' && hitlType(p)) {
+      updateHitl(el, p, isOpenQuestion);
+      el.classList.toggle('question-open', isOpenQuestion);
+    } else if (p.kind === 'question') {
       const body = el.querySelector('.post-body');
       const footer = body.querySelector('.question-footer');
       const open = String(isOpenQuestion);
@@ -869,6 +887,399 @@
     });
     footer.append(hint, form);
     return footer;
+  }
+
+  // ---- kagent: approvals, ask-user questions, step cards ---------------------------------------
+  // What the agent sends is untrusted: tool names, arguments, results, questions and choices all go into the page
+  // with textContent (or as form values), never as HTML.
+
+  const ARGS_LIMIT = 1500;
+  const STEP_LIMIT = 2000;
+  /** the card of each structured question -> the function that brings it up to date */
+  const hitlUpdaters = new WeakMap();
+
+  /** 'tool_approval' or 'ask_user' for a question that wants a structured answer; null for a plain one. */
+  function hitlType(p) {
+    const d = p && p.data;
+    return d && typeof d === 'object' && (d.type === 'tool_approval' || d.type === 'ask_user') ? d.type : null;
+  }
+
+  function composerHintFor(question) {
+    const type = hitlType(question);
+    if (type === 'tool_approval') {
+      return 'The agent is waiting for your approval above. You can also type “yes” to approve; '
+        + 'anything else rejects it, with your words as the reason.';
+    }
+    if (type === 'ask_user') {
+      const qs = Array.isArray(question.data.questions) ? question.data.questions : [];
+      return 'The agent is waiting for your choices above.' + (qs.length === 1 ? ' You can also type your answer.' : '');
+    }
+    return 'The agent asked a question. Your next message answers it.';
+  }
+
+  /** JSON text pretty-printed; a JSON string as its text; anything that is not JSON as it is. */
+  function prettyJson(value) {
+    if (value === undefined || value === null) return '';
+    if (typeof value !== 'string') {
+      try {
+        return JSON.stringify(value, null, 2);
+      } catch (e) {
+        return String(value);
+      }
+    }
+    try {
+      const v = JSON.parse(value);
+      return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+    } catch (e) {
+      return value;
+    }
+  }
+
+  function count(n) {
+    return Number(n).toLocaleString('en-US');
+  }
+
+  /** A <pre> of {@code text} cut after {@code limit} characters, saying so, with a "Show all" toggle. */
+  function clippedPre(text, limit, testid) {
+    const wrap = document.createElement('div');
+    wrap.className = 'clipped';
+    const pre = document.createElement('pre');
+    pre.className = 'code';
+    pre.dataset.testid = testid;
+    pre.tabIndex = 0; // scrollable by keyboard
+    wrap.append(pre);
+    if (text.length <= limit) {
+      pre.textContent = text;
+      return wrap;
+    }
+    let cut = limit;
+    const c = text.charCodeAt(cut - 1);
+    if (c >= 0xd800 && c <= 0xdbff) cut--; // not in the middle of a character
+    const short = text.slice(0, cut) + '…';
+    const row = document.createElement('div');
+    row.className = 'clipped-note small muted';
+    const note = document.createElement('span');
+    note.dataset.testid = 'clipped-note';
+    const toggle = document.createElement('button');
+    toggle.type = 'button';
+    toggle.className = 'link-button small';
+    toggle.dataset.testid = 'show-all';
+    const show = (all) => {
+      pre.textContent = all ? text : short;
+      wrap.dataset.truncated = String(!all);
+      note.textContent = all ? 'All ' + count(text.length) + ' characters.'
+        : 'Showing the first ' + count(cut) + ' of ' + count(text.length) + ' characters.';
+      toggle.textContent = all ? 'Show less' : 'Show all';
+      toggle.setAttribute('aria-expanded', String(all));
+    };
+    toggle.addEventListener('click', () => show(wrap.dataset.truncated === 'true'));
+    show(false);
+    row.append(note, ' ', toggle);
+    wrap.append(row);
+    return wrap;
+  }
+
+  // step cards: one tool call or one tool result, folded
+
+  function createStepPost(el) {
+    el.setAttribute('aria-label', 'Tool step');
+    const details = document.createElement('details');
+    details.className = 'step-card';
+    details.dataset.testid = 'step-card';
+    const summary = document.createElement('summary');
+    summary.dataset.testid = 'step-summary';
+    const body = document.createElement('div');
+    body.className = 'step-body';
+    details.append(summary, body);
+    el.append(details);
+    return el;
+  }
+
+  function updateStepPost(el, p) {
+    const d = p.data && typeof p.data === 'object' ? p.data : {};
+    const version = JSON.stringify([p.text, d]);
+    if (el.dataset.version === version) return;
+    el.dataset.version = version;
+    const result = d.kind === 'result';
+    const failed = result && d.error === true;
+    const name = String(d.name || p.text || 'tool');
+    el.dataset.stepKind = result ? 'result' : 'call';
+    el.dataset.error = String(failed);
+    const summary = el.querySelector('summary');
+    const icon = tag(result ? (failed ? '✗' : '✓') : '🔧', 'step-icon');
+    icon.setAttribute('aria-hidden', 'true');
+    const label = tag(name, 'step-name');
+    label.dataset.testid = 'step-name';
+    const what = tag(result ? (failed ? 'failed' : 'result') : 'call', 'step-what muted small');
+    summary.replaceChildren(icon, ' ', label, ' ', what, timeEl(p.createdAt));
+    const heading = tag(result ? (failed ? 'Error' : 'Result') : 'Arguments', 'step-heading small muted');
+    el.querySelector('.step-body').replaceChildren(heading, clippedPre(prettyJson(d.detail), STEP_LIMIT, 'step-detail'));
+  }
+
+  // questions that want a structured answer
+
+  function updateHitl(el, p, open) {
+    const body = el.querySelector('.post-body');
+    const footer = body.querySelector('.question-footer');
+    if (footer) footer.remove();
+    let card = body.querySelector('.hitl');
+    const version = JSON.stringify(p.data);
+    if (!card || card.dataset.version !== version) {
+      const fresh = hitlType(p) === 'tool_approval' ? approvalCard(p) : askUserCard(p);
+      fresh.dataset.version = version;
+      if (card) card.replaceWith(fresh); else body.append(fresh);
+      card = fresh;
+    }
+    // kagent's display text of an ask-user request is its questions, which the card shows with their choices
+    const text = el.querySelector('.post-text');
+    const questions = hitlType(p) === 'ask_user' && Array.isArray(p.data.questions) ? p.data.questions : null;
+    text.hidden = !!questions && questions.length > 0
+      && (p.text || '').trim() === questions.map((q) => String((q && q.question) || '')).join('\n').trim();
+    hitlUpdaters.get(card)(open);
+  }
+
+  /** What the card says about its answer, and whether it still takes one. */
+  function hitlAnswerState(q, open) {
+    const local = state.answers.get(q.id);
+    const answered = state.posts.get('answer-' + q.id); // the answer's id is the question's
+    const busy = !!local && (local.status === 'sending' || local.status === 'sent');
+    let status = '';
+    let decision = local ? local.decision || '' : '';
+    if (answered) {
+      const who = answered.author && (answered.author.name || answered.author.email || answered.author.id);
+      status = 'Answered: ' + (answered.text || '') + (who ? ' (' + who + ')' : '');
+      if (!decision) decision = /^Approved\b/.test(answered.text || '') ? 'approve' : /^Rejected\b/.test(answered.text || '') ? 'reject' : '';
+    } else if (local && local.status === 'sending') {
+      status = 'Sending: ' + local.label + '…';
+    } else if (local && local.status === 'sent') {
+      status = 'Answered: ' + local.label;
+    } else if (!open) {
+      status = 'Not waiting for an answer.';
+    }
+    return {
+      enabled: open && !busy && !answered,
+      status,
+      decision,
+      error: local && local.status === 'failed' ? 'Not sent: ' + local.error : '',
+    };
+  }
+
+  function hitlFooter(card) {
+    const status = document.createElement('p');
+    status.className = 'hitl-status small';
+    status.dataset.testid = 'hitl-status';
+    status.setAttribute('role', 'status');
+    const error = document.createElement('p');
+    error.className = 'error small';
+    error.dataset.testid = 'hitl-error';
+    error.setAttribute('role', 'alert');
+    error.hidden = true;
+    card.append(status, error);
+    return (s) => {
+      if (status.textContent !== s.status) status.textContent = s.status;
+      status.hidden = !s.status;
+      if (error.textContent !== s.error) error.textContent = s.error;
+      error.hidden = !s.error;
+      card.dataset.decision = s.decision;
+      card.dataset.answerable = String(s.enabled);
+    };
+  }
+
+  async function sendAnswer(q, body, label, decision) {
+    const threadId = state.threadId;
+    if (!threadId) return;
+    state.answers.set(q.id, { status: 'sending', label, decision, error: null });
+    scheduleRender();
+    try {
+      await postWithRetry('/api/chat/threads/' + enc(threadId) + '/answers', Object.assign({ questionId: q.id }, body));
+    } catch (e) {
+      state.answers.set(q.id, { status: 'failed', label, decision, error: e.message });
+      scheduleRender();
+      return;
+    }
+    state.answers.set(q.id, { status: 'sent', label, decision, error: null });
+    announce('Answer sent: ' + label);
+    scheduleRender();
+    if (threadId === state.threadId) fetchThread(threadId);
+    refreshThreadsSoon();
+  }
+
+  function approvalCard(q) {
+    const d = q.data;
+    const card = document.createElement('div');
+    card.className = 'hitl hitl-approval';
+    card.dataset.testid = 'approval';
+    if (d.hint && d.hint !== q.text) {
+      const hint = document.createElement('p');
+      hint.className = 'hitl-hint';
+      hint.dataset.testid = 'approval-hint';
+      hint.textContent = d.hint;
+      card.append(hint);
+    }
+    if (d.subagent) {
+      card.append(tag('Asked by the subagent ' + d.subagent, 'hitl-subagent small muted'));
+    }
+    const tools = document.createElement('ol');
+    tools.className = 'hitl-tools';
+    tools.setAttribute('aria-label', 'Tool calls to approve');
+    for (const t of Array.isArray(d.tools) ? d.tools : []) {
+      const li = document.createElement('li');
+      li.className = 'hitl-tool';
+      li.dataset.testid = 'approval-tool';
+      const name = document.createElement('div');
+      name.className = 'hitl-tool-name';
+      const icon = tag('🔧', 'step-icon');
+      icon.setAttribute('aria-hidden', 'true');
+      const n = tag(String((t && t.name) || 'tool'), '');
+      n.dataset.testid = 'approval-tool-name';
+      name.append(icon, ' ', n);
+      li.append(name, clippedPre(prettyJson(t && t.args), ARGS_LIMIT, 'approval-tool-args'));
+      tools.append(li);
+    }
+    const actions = document.createElement('div');
+    actions.className = 'hitl-actions';
+    const reasonId = 'reason-' + Math.random().toString(36).slice(2);
+    const reasonLabel = document.createElement('label');
+    reasonLabel.className = 'visually-hidden';
+    reasonLabel.htmlFor = reasonId;
+    reasonLabel.textContent = 'Reason (optional)';
+    const reason = document.createElement('input');
+    reason.type = 'text';
+    reason.id = reasonId;
+    reason.className = 'hitl-reason';
+    reason.dataset.testid = 'approval-reason';
+    reason.placeholder = 'Reason (optional)';
+    reason.maxLength = 2000;
+    const approve = document.createElement('button');
+    approve.type = 'button';
+    approve.className = 'button primary small-button';
+    approve.dataset.testid = 'approval-approve';
+    approve.textContent = 'Approve';
+    const reject = document.createElement('button');
+    reject.type = 'button';
+    reject.className = 'button danger small-button';
+    reject.dataset.testid = 'approval-reject';
+    reject.textContent = 'Reject';
+    actions.append(reasonLabel, reason, approve, reject);
+    card.append(tools, actions);
+    const footer = hitlFooter(card);
+    const decide = (decision) => {
+      const why = reason.value.trim();
+      const body = { decision };
+      if (why) body.reason = why;
+      const label = decision === 'approve' ? 'Approved' : 'Rejected';
+      sendAnswer(q, body, label + (why ? ': ' + why : ''), decision);
+    };
+    approve.addEventListener('click', () => decide('approve'));
+    reject.addEventListener('click', () => decide('reject'));
+    reason.addEventListener('keydown', (e) => {
+      // Enter in the reason box rejects: a reason is what a rejection gives
+      if (e.key === 'Enter' && !e.isComposing && reason.value.trim()) {
+        e.preventDefault();
+        decide('reject');
+      }
+    });
+    hitlUpdaters.set(card, (open) => {
+      const s = hitlAnswerState(q, open);
+      approve.disabled = !s.enabled;
+      reject.disabled = !s.enabled;
+      reason.disabled = !s.enabled;
+      approve.setAttribute('aria-pressed', String(s.decision === 'approve'));
+      reject.setAttribute('aria-pressed', String(s.decision === 'reject'));
+      approve.classList.toggle('chosen', s.decision === 'approve');
+      reject.classList.toggle('chosen', s.decision === 'reject');
+      footer(s);
+    });
+    return card;
+  }
+
+  function askUserCard(q) {
+    const d = q.data;
+    const card = document.createElement('div');
+    card.className = 'hitl hitl-ask';
+    card.dataset.testid = 'ask-user';
+    const questions = Array.isArray(d.questions) ? d.questions : [];
+    const prefix = 'ask-' + Math.random().toString(36).slice(2);
+    const readers = []; // per question: () => its answer (a string, a list of strings) or null
+    const inputs = [];
+    questions.forEach((one, i) => {
+      const fs = document.createElement('fieldset');
+      fs.className = 'hitl-question';
+      fs.dataset.testid = 'ask-question';
+      const multiple = !!(one && one.multiple);
+      fs.dataset.multiple = String(multiple);
+      const legend = document.createElement('legend');
+      legend.textContent = String((one && one.question) || 'Question ' + (i + 1));
+      if (multiple) legend.append(tag(' (choose any)', 'muted small'));
+      fs.append(legend);
+      const choices = Array.isArray(one && one.choices) ? one.choices.map(String) : [];
+      if (choices.length === 0) {
+        // no choices offered: a free answer
+        const input = document.createElement('input');
+        input.type = 'text';
+        input.className = 'hitl-free';
+        input.dataset.testid = 'ask-free';
+        input.setAttribute('aria-label', legend.textContent);
+        fs.append(input);
+        inputs.push(input);
+        readers.push(() => (input.value.trim() ? input.value.trim() : null));
+      } else {
+        const boxes = choices.map((choice, j) => {
+          const label = document.createElement('label');
+          label.className = 'hitl-choice';
+          const input = document.createElement('input');
+          input.type = multiple ? 'checkbox' : 'radio';
+          input.name = prefix + '-' + i;
+          input.value = choice;
+          input.id = prefix + '-' + i + '-' + j;
+          input.dataset.testid = 'ask-choice';
+          label.append(input, ' ', tag(choice, ''));
+          fs.append(label);
+          inputs.push(input);
+          return input;
+        });
+        readers.push(() => {
+          const chosen = boxes.filter((b) => b.checked).map((b) => b.value);
+          if (chosen.length === 0) return null;
+          return multiple ? chosen : chosen[0];
+        });
+      }
+      card.append(fs);
+    });
+    const actions = document.createElement('div');
+    actions.className = 'hitl-actions';
+    const send = document.createElement('button');
+    send.type = 'button';
+    send.className = 'button primary small-button';
+    send.dataset.testid = 'ask-send';
+    send.textContent = 'Send';
+    const missing = tag('', 'muted small');
+    actions.append(send, missing);
+    card.append(actions);
+    const footer = hitlFooter(card);
+    let enabled = false;
+    const refreshSend = () => {
+      const left = readers.filter((r) => r() === null).length;
+      send.disabled = !enabled || left > 0 || readers.length === 0;
+      missing.textContent = enabled && left > 0 ? (left === 1 ? 'Answer the question to send.'
+        : 'Answer all ' + readers.length + ' questions to send.') : '';
+    };
+    card.addEventListener('change', refreshSend);
+    card.addEventListener('input', refreshSend);
+    send.addEventListener('click', () => {
+      const answers = readers.map((r) => r());
+      if (answers.some((a) => a === null)) return;
+      const label = answers.map((a) => (Array.isArray(a) ? a.join(', ') : a)).join('; ');
+      sendAnswer(q, { answers }, label, '');
+    });
+    hitlUpdaters.set(card, (open) => {
+      const s = hitlAnswerState(q, open);
+      enabled = s.enabled;
+      for (const input of inputs) input.disabled = !enabled;
+      refreshSend();
+      footer(s);
+    });
+    return card;
   }
 
   function renderPendingPost(p) {
@@ -1049,7 +1460,7 @@
     } else if (question) {
       ui.composerInput.placeholder = 'Type your answer…';
       ui.composerLabel.textContent = 'Answer to the agent\'s question';
-      ui.composerHint.textContent = 'The agent asked a question. Your next message answers it.';
+      ui.composerHint.textContent = composerHintFor(question);
       ui.composerHint.hidden = false;
     } else {
       ui.composerInput.placeholder = 'Reply in this thread…';

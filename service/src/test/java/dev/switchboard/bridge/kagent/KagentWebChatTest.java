@@ -4,23 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.KagentAgent;
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.Recorder;
-import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.ext.web.Router;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -36,23 +31,15 @@ class KagentWebChatTest {
     @TempDir
     Path dir;
     Vertx vertx;
-    HttpServer agentServer;
-    Recorder recorder = new Recorder();
+    Recorder recorder;
     SwitchboardApp app;
     ChatApi chat;
 
     private void start(TestAgentOptions options) {
         vertx = Vertx.vertx();
-        AtomicReference<Router> main = new AtomicReference<>();
-        agentServer = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
-                .requestHandler(r -> main.get().handle(r)).listen().await();
-        String base = "http://127.0.0.1:" + agentServer.actualPort();
-        Router router = Router.router(vertx);
-        router.route("/agents/default/sre/*").subRouter(TestAgent.router(vertx, options, base + "/agents/default/sre",
-                recorder));
-        main.set(router);
-        app = BridgeConfig.server(dir.resolve("kagent.db"), false, BridgeConfig.QUICK_CONTRACT)
-                .kagentBackend("sre", base, null).start(vertx);
+        KagentAgent agent = KagentAgent.start(vertx, "sre", options);
+        recorder = agent.recorder();
+        app = agent.switchboard(vertx, dir.resolve("kagent.db"));
         chat = new ChatApi(app.baseUrl());
     }
 

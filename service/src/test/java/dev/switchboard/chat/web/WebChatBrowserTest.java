@@ -1,15 +1,11 @@
 package dev.switchboard.chat.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.cli.DemoAgents;
 import io.vertx.core.Vertx;
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 import java.util.regex.Matcher;
@@ -19,15 +15,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
-import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * C1 end to end: the built-in web chat in a real headless Chromium against the demo (its web
@@ -35,9 +25,6 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 class WebChatBrowserTest {
 
-    private static final String CHROMIUM = "/usr/bin/chromium";
-    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
-    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Pattern THREAD_URL = Pattern.compile("#/channel/([^/]+)/thread/([^/?#]+)$");
 
     @TempDir
@@ -49,26 +36,9 @@ class WebChatBrowserTest {
 
     @BeforeAll
     static void start() throws Exception {
-        for (String file : List.of(CHROMIUM, CHROMEDRIVER)) {
-            if (!Files.isExecutable(Path.of(file))) {
-                fail("The web chat browser test needs Debian's Chromium and its driver, and " + file
-                        + " is missing: run apt-get install -y chromium chromium-driver");
-            }
-        }
         vertx = Vertx.vertx();
         app = DemoAgents.startDemo(vertx, "127.0.0.1", 0, "sqlite:" + dir.resolve("db")).await();
-
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--window-size=1280,900",
-                "--user-data-dir=" + Files.createDirectories(dir.resolve("chromium-profile")));
-        ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(new File(CHROMEDRIVER))
-                .usingAnyFreePort()
-                .build();
-        browser = new ChromeDriver(service, options);
+        browser = Chromium.start(dir);
     }
 
     @AfterAll
@@ -218,32 +188,15 @@ class WebChatBrowserTest {
                 .map(p -> p.getAttribute("data-state")).toList().equals(List.of(states)) ? true : null);
     }
 
-    /** The element's text as the DOM holds it (getText() would trim and fold whitespace). */
     private static String text(WebElement e) {
-        return e.getDomProperty("textContent");
+        return Chromium.text(e);
     }
 
     private static Object js(String script) {
-        return ((JavascriptExecutor) browser).executeScript(script);
+        return Chromium.js(browser, script);
     }
 
-    /** Waits until {@code condition} gives a non-null value; on timeout, says what the page showed. */
     private static <T> T await(String what, Function<WebDriver, T> condition) {
-        return new WebDriverWait(browser, WAIT, Duration.ofMillis(50))
-                .ignoring(StaleElementReferenceException.class)
-                .withMessage(() -> "waiting for " + what + "; the page at " + browser.getCurrentUrl() + " shows:\n"
-                        + describePosts())
-                .until(condition::apply);
-    }
-
-    private static String describePosts() {
-        try {
-            return String.valueOf(js("return Array.from(document.querySelectorAll('[data-testid=post]')).map(p =>"
-                    + " p.dataset.kind + ' [' + (p.dataset.state || '-') + '] '"
-                    + " + (p.querySelector('[data-testid=post-text]') || {}).textContent).join('\\n')"
-                    + " || document.body.innerText.slice(0, 2000);"));
-        } catch (RuntimeException e) {
-            return "(could not read the page: " + e.getMessage() + ")";
-        }
+        return Chromium.await(browser, what, condition);
     }
 }
