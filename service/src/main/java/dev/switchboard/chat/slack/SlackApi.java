@@ -86,15 +86,30 @@ final class SlackApi {
 
     /** Posts a message in a thread, marked with the post it shows; returns its ts. */
     String post(String channel, String threadTs, String text, String postId, int part) throws Failure {
+        return post(channel, threadTs, text, null, postId, part);
+    }
+
+    /**
+     * Posts a message in a thread, marked with the post it shows; returns its ts.
+     *
+     * @param blocks the message's Block Kit blocks as a JSON array, or null for a text-only message ({@code text} is
+     *     then what shows; with blocks it is the fallback and the notification)
+     */
+    String post(String channel, String threadTs, String text, String blocks, String postId, int part) throws Failure {
         Message.Metadata metadata = new Message.Metadata();
         metadata.setEventType(POST_EVENT_TYPE);
         metadata.setEventPayload(Map.of("post_id", postId, "part", part));
         return call("chat.postMessage", () -> methods.chatPostMessage(q -> q.channel(channel).threadTs(threadTs)
-                .text(text).metadata(metadata).unfurlLinks(false).unfurlMedia(false))).getTs();
+                .text(text).blocksAsString(blocks).metadata(metadata).unfurlLinks(false).unfurlMedia(false))).getTs();
     }
 
     void update(String channel, String ts, String text) throws Failure {
-        call("chat.update", () -> methods.chatUpdate(q -> q.channel(channel).ts(ts).text(text)));
+        update(channel, ts, text, null);
+    }
+
+    /** Edits a message: its text, and its blocks unless {@code blocks} is null (an empty array removes them). */
+    void update(String channel, String ts, String text, String blocks) throws Failure {
+        call("chat.update", () -> methods.chatUpdate(q -> q.channel(channel).ts(ts).text(text).blocksAsString(blocks)));
     }
 
     /** The ts of a message already posted for this post's part, found in its thread by the metadata it carries. */

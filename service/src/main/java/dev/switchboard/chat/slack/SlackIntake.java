@@ -7,6 +7,8 @@ import dev.switchboard.bridge.UntrustedData;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
+import dev.switchboard.bridge.store.Post;
+import dev.switchboard.protocol.kagent.Hitl;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -156,10 +158,18 @@ final class SlackIntake {
                 return;
             }
             for (Object o : payload.getJsonArray("actions", new JsonArray())) {
-                if (!(o instanceof JsonObject action) || !ANSWER_ACTION.equals(action.getString("action_id"))) {
+                if (!(o instanceof JsonObject action) || action.getString("action_id") == null) {
                     continue;
                 }
+                String actionId = action.getString("action_id");
                 String threadId = SlackThreads.threadId(channelId, threadTs);
+                if (actionId.startsWith("switchboard_") && !ANSWER_ACTION.equals(actionId)) {
+                    decide(threadId, channelId, threadTs, actionId, action, payload, user.getString("id"));
+                    return;
+                }
+                if (!ANSWER_ACTION.equals(actionId)) {
+                    continue;
+                }
                 ChatThread thread = chats.thread(threadId).orElse(null);
                 if (thread != null && await(driver.awaitsAnswer(threadId))) {
                     accept(thread, channelId, threadTs, "action-" + messageTs, bounded(action.getString("value", ""), MAX_TEXT),
@@ -170,6 +180,126 @@ final class SlackIntake {
         } catch (RuntimeException e) {
             LOG.error("slack {}: a button press failed: {}", app, e.toString());
         }
+    }
+
+    /**
+     * A click on a kagent question's buttons or form ({@link SlackBlocks}): the structured answer it makes, given to
+     * the bridge as the answer to that question post. Its messageId is derived from the question, so any number of
+     * clicks (a double click, Approve then Reject, a redelivery) is one answer. A click on a question that no longer
+     * waits is refused by the bridge and does nothing; a pick in a form waits for its Send button.
+     */
+    private void decide(String threadId, String channelId, String threadTs, String actionId, JsonObject action,
+            JsonObject payload, String userId) {
+        String value = actionId.startsWith(SlackBlocks.PICK) ? selected(action) : action.getString("value", "");
+        String questionId = value == null ? null : value.split("\\|", 2)[0];
+        Post question = questionId == null || questionId.isEmpty() ? null : chats.post(questionId).orElse(null);
+        ChatThread thread = chats.thread(threadId).orElse(null);
+        if (question == null || thread == null || !question.threadId().equals(threadId)
+                || !Post.QUESTION.equals(question.kind()) || question.data() == null) {
+            LOG.debug("slack {}: a click on {} names no question of thread {}", app, actionId, threadId);
+            return;
+        }
+        Hitl.Request request = Hitl.parseRequest(question.data());
+        Hitl.Answer answer;
+        if (actionId.equals(SlackBlocks.APPROVE) || actionId.equals(SlackBlocks.REJECT)) {
+            answer = new Hitl.Answer.Decision(actionId.equals(SlackBlocks.APPROVE), null);
+        } else if (!(request instanceof Hitl.Request.AskUser ask)) {
+            return;
+        } else if (actionId.startsWith(SlackBlocks.CHOICE) || actionId.startsWith(SlackBlocks.PICK)) {
+            // one click answers a single single-choice question; in a form a pick waits for Send
+            if (ask.questions().size() != 1 || ask.questions().get(0).multiple()) {
+                return;
+            }
+            String choice = choice(ask, value);
+            if (choice == null) {
+                return;
+            }
+            answer = new Hitl.Answer.Answers(List.of(List.of(choice)));
+        } else if (actionId.equals(SlackBlocks.SEND)) {
+            answer = formAnswers(ask, questionId, payload.getJsonObject("state", new JsonObject())
+                    .getJsonObject("values", new JsonObject()));
+            String problem = Hitl.problem(request, answer);
+            if (problem != null) {
+                if (await(driver.awaitsAnswer(threadId))) {
+                    List<List<String>> given = ((Hitl.Answer.Answers) answer).answers();
+                    int empty = given.indexOf(List.of());
+                    poster.say(channelId, threadTs, "Those answers were not sent: " + (empty >= 0
+                            ? "question " + (empty + 1) + " has no answer yet" : problem) + ". Answer every question, then send again.");
+                }
+                return;
+            }
+        } else {
+            return;
+        }
+        try {
+            await(driver.answer(thread, "slack-answer-" + questionId, questionId, answer, Hitl.label(answer),
+                    people.actor(userId)));
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            if (cause instanceof TurnRefused.NotTheQuestion || e instanceof TurnRefused.NotTheQuestion) {
+                LOG.debug("slack {}: a click on question {} does nothing: {}", app, questionId, cause.getMessage());
+            } else {
+                LOG.error("slack {}: the answer to question {} was not accepted: {}", app, questionId, cause.toString());
+            }
+        }
+    }
+
+    /** The value of a select's choice (a single select's option, or the first of several). */
+    private static String selected(JsonObject action) {
+        JsonObject one = action.getJsonObject("selected_option");
+        if (one != null) {
+            return one.getString("value");
+        }
+        JsonArray many = action.getJsonArray("selected_options");
+        return many != null && !many.isEmpty() && many.getValue(0) instanceof JsonObject o ? o.getString("value") : null;
+    }
+
+    /** A choice named by a value {@code <question post>|<question>|<choice>}, read from the stored question. */
+    private static String choice(Hitl.Request.AskUser ask, String value) {
+        String[] v = value == null ? new String[0] : value.split("\\|");
+        if (v.length != 3) {
+            return null;
+        }
+        try {
+            int q = Integer.parseInt(v[1]);
+            int c = Integer.parseInt(v[2]);
+            List<String> choices = q >= 0 && q < ask.questions().size() ? ask.questions().get(q).choices() : List.of();
+            return c >= 0 && c < choices.size() ? choices.get(c) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A form's answers from the message's state as the Send click carries it ({@code state.values}, by block
+     * {@code q<i>} and action {@code switchboard_pick_<i>}); a question left empty is an empty list.
+     */
+    private static Hitl.Answer.Answers formAnswers(Hitl.Request.AskUser ask, String questionId, JsonObject values) {
+        List<List<String>> all = new ArrayList<>();
+        for (int i = 0; i < ask.questions().size(); i++) {
+            JsonObject block = values.getJsonObject(SlackBlocks.QUESTION_BLOCK + i, new JsonObject());
+            JsonObject element = block.getJsonObject(SlackBlocks.PICK + i, new JsonObject());
+            List<String> picked = new ArrayList<>();
+            if (element.getValue("value") instanceof String typed && !typed.isBlank()) {
+                picked.add(bounded(typed.strip(), MAX_SIDE_CHARS));
+            }
+            List<Object> options = new ArrayList<>();
+            if (element.getValue("selected_option") instanceof JsonObject o) {
+                options.add(o);
+            }
+            if (element.getValue("selected_options") instanceof JsonArray a) {
+                a.forEach(options::add);
+            }
+            for (Object o : options) {
+                String value = o instanceof JsonObject opt ? opt.getString("value") : null;
+                String c = value != null && value.startsWith(questionId + "|") ? choice(ask, value) : null;
+                if (c != null && !picked.contains(c)) {
+                    picked.add(c);
+                }
+            }
+            all.add(picked);
+        }
+        return new Hitl.Answer.Answers(all);
     }
 
     /** Hands a message to the bridge and waits until it is accepted (written) or refused. */

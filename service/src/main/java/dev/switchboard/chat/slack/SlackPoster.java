@@ -56,7 +56,8 @@ final class SlackPoster {
     private Instant pausedUntil = Instant.MIN;
     private Instant drainAt;
 
-    private record Queued(ChatThread thread, Post post) {}
+    /** @param key the queue's and the store's key: the post's id, or its turn's steps message */
+    private record Queued(ChatThread thread, Post post, String key) {}
 
     /**
      * @param questionTimeout a binding's question timeout, by binding name, for the line under a question
@@ -71,15 +72,46 @@ final class SlackPoster {
         this.updates = new Budget(20, 50.0 / 60.0, clock);
     }
 
-    /** Shows a post's latest version (from any thread: it only queues). */
+    /**
+     * Shows a post's latest version (from any thread: it only queues). A person's message is in the thread already,
+     * but one that answers a kagent question settles it: the question is shown again, without its buttons. A step
+     * card is shown in its turn's one steps message ({@link #stepsKey}).
+     */
     void show(ChatThread thread, Post post) {
         if (Post.USER.equals(post.kind())) {
-            return; // the person's own message is in the thread already
+            if (post.turnMessageId() != null) {
+                worker.execute(() -> settleQuestions(thread, post.turnMessageId()));
+            }
+            return;
         }
         worker.execute(() -> {
-            queued.put(post.id(), new Queued(thread, post));
+            String key = Post.STEP.equals(post.kind()) && post.turnMessageId() != null ? stepsKey(post.turnMessageId()) : post.id();
+            queued.put(key, new Queued(thread, post, key));
             drain();
         });
+    }
+
+    /**
+     * A turn's step cards are one message, edited as cards arrive: a card is a post, and a message per card would
+     * spend a chat.postMessage (about one a second per channel) on each of a busy agent's tool calls; edits of one
+     * message coalesce to one a second. Its content is read back from the store, so a restart shows it whole.
+     */
+    static String stepsKey(String turnMessageId) {
+        return "steps-" + turnMessageId;
+    }
+
+    /** The kagent questions of a turn whose messages may still show buttons: shown again as they now stand. */
+    private void settleQuestions(ChatThread thread, String turnMessageId) {
+        try {
+            for (Post p : store.turnPosts(turnMessageId)) {
+                if (Post.QUESTION.equals(p.kind()) && p.data() != null && !store.parts(p.id()).isEmpty()) {
+                    queued.put(p.id(), new Queued(thread, p, p.id()));
+                }
+            }
+            drain();
+        } catch (RuntimeException e) {
+            LOG.warn("slack: could not look up the questions of turn {}: {}", turnMessageId, e.toString());
+        }
     }
 
     /** Says something in a thread that is not a post of the bridge (e.g. a turn refused before it was accepted). */
@@ -124,7 +156,7 @@ final class SlackPoster {
     }
 
     private Instant dueAt(Queued q) {
-        Instant due = notBefore.getOrDefault(q.post().id(), Instant.MIN);
+        Instant due = notBefore.getOrDefault(q.key(), Instant.MIN);
         if (pausedUntil.isAfter(due)) {
             due = pausedUntil;
         }
@@ -146,23 +178,29 @@ final class SlackPoster {
     }
 
     private void deliver(Queued q) {
-        String postId = q.post().id();
-        String text = render(q);
-        if (text.isBlank()) {
-            return; // an answer is posted on its first text
-        }
+        String postId = q.key();
         String channel = q.thread().channel();
         String threadTs = SlackThreads.threadTs(q.thread().threadId());
         try {
-            List<String> parts = split(text);
+            SlackBlocks.Rendered r = render(q);
+            String text = r.text();
+            if (text.isBlank()) {
+                return; // an answer is posted on its first text
+            }
             List<SlackStore.ShownPart> shown = store.parts(postId);
-            for (int i = 0; i < Math.max(parts.size(), shown.size()); i++) {
-                SlackStore.ShownPart sp = i < shown.size() && shown.get(i).part() == i ? shown.get(i) : find(shown, i);
-                String partText = i < parts.size() ? parts.get(i) : "_(this part of the answer was replaced)_";
-                if (i >= parts.size() && sp == null) {
-                    continue;
+            if (r.blocks() != null) {
+                // a message with blocks is one message: its text is the fallback, cut to fit
+                deliverPart(channel, threadTs, postId, 0, text, r.blocks(), shown.isEmpty() ? null : find(shown, 0));
+            } else {
+                List<String> parts = split(text);
+                for (int i = 0; i < Math.max(parts.size(), shown.size()); i++) {
+                    SlackStore.ShownPart sp = i < shown.size() && shown.get(i).part() == i ? shown.get(i) : find(shown, i);
+                    String partText = i < parts.size() ? parts.get(i) : "_(this part of the answer was replaced)_";
+                    if (i >= parts.size() && sp == null) {
+                        continue;
+                    }
+                    deliverPart(channel, threadTs, postId, i, partText, null, sp);
                 }
-                deliverPart(channel, threadTs, postId, i, partText, sp);
             }
             store.completed(postId, q.post().updatedAt().toString());
             attempts.remove(postId);
@@ -179,10 +217,15 @@ final class SlackPoster {
         return shown.stream().filter(s -> s.part() == part).findFirst().orElse(null);
     }
 
-    private void deliverPart(String channel, String threadTs, String postId, int part, String text,
+    /**
+     * Posts a part, or edits it when what it shows changed. With blocks, what is kept as shown is the text and the
+     * blocks together, so a change of either is an edit.
+     */
+    private void deliverPart(String channel, String threadTs, String postId, int part, String text, String blocks,
             SlackStore.ShownPart sp) throws SlackApi.Failure {
         String ts = sp == null ? null : sp.ts();
         String shownText = sp == null ? null : sp.shownText();
+        String shows = blocks == null ? text : text + "\n\u0000" + blocks;
         if (sp == null) {
             store.posting(postId, part, channel, threadTs);
         } else if (ts == null) {
@@ -191,25 +234,25 @@ final class SlackPoster {
         }
         if (ts == null) {
             waitForChannel(channel);
-            ts = api.post(channel, threadTs, text, postId, part);
-            store.shown(postId, part, ts, text);
+            ts = api.post(channel, threadTs, text, blocks, postId, part);
+            store.shown(postId, part, ts, shows);
             return;
         }
-        if (text.equals(shownText)) {
+        if (shows.equals(shownText)) {
             return;
         }
         updates.spend();
         try {
-            api.update(channel, ts, text);
+            api.update(channel, ts, text, blocks);
         } catch (SlackApi.Failure f) {
             if (!GONE.contains(f.error)) {
                 throw f;
             }
             LOG.info("slack: message {} of post {} can no longer be edited ({}); posting the part again", ts, postId, f.error);
             waitForChannel(channel);
-            ts = api.post(channel, threadTs, text, postId, part);
+            ts = api.post(channel, threadTs, text, blocks, postId, part);
         }
-        store.shown(postId, part, ts, text);
+        store.shown(postId, part, ts, shows);
     }
 
     /** chat.postMessage keeps about a message a second per channel; the worker waits out the rest of the second. */
@@ -231,7 +274,7 @@ final class SlackPoster {
     }
 
     private void failed(Queued q, SlackApi.Failure f) {
-        String postId = q.post().id();
+        String postId = q.key();
         Instant now = clock.instant();
         if (f.rateLimited()) {
             pausedUntil = now.plus(f.retryAfter);
@@ -254,16 +297,24 @@ final class SlackPoster {
 
     // ---- what a post looks like in Slack ----
 
-    private String render(Queued q) {
+    private SlackBlocks.Rendered render(Queued q) {
         Post p = q.post();
+        if (!q.key().equals(p.id())) {
+            return SlackBlocks.steps(store.turnPosts(p.turnMessageId()));
+        }
+        if (Post.QUESTION.equals(p.kind()) && p.data() != null && p.turnMessageId() != null) {
+            List<Post> turn = store.turnPosts(p.turnMessageId());
+            Post latest = turn.stream().filter(x -> x.id().equals(p.id())).findFirst().orElse(p);
+            return SlackBlocks.question(latest, turn, timeoutNote(q.thread().binding()));
+        }
         String text = p.text() == null ? "" : p.text();
-        return switch (p.kind()) {
+        return new SlackBlocks.Rendered(switch (p.kind()) {
             case Post.AGENT -> escape(text);
             case Post.NOTICE -> "_" + escape(text) + "_";
             case Post.QUESTION -> "*The agent asks:*\n" + escape(text) + "\n\n_Anyone in this thread can answer: reply in "
                     + "this thread (no need to mention me)" + timeoutNote(q.thread().binding()) + "._";
             default -> "";
-        };
+        }, null);
     }
 
     private String timeoutNote(String binding) {

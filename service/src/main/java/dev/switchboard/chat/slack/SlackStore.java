@@ -1,6 +1,8 @@
 package dev.switchboard.chat.slack;
 
+import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.store.ChatStore;
+import dev.switchboard.bridge.store.Post;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -88,6 +90,22 @@ final class SlackStore {
                 + "WHERE t.platform = ? AND t.last_activity >= ? AND p.kind <> 'user' AND NOT EXISTS ("
                 + "SELECT 1 FROM slack_message m WHERE m.post_id = p.post_id AND m.part = 0 AND m.shown_update = p.updated_at) "
                 + "ORDER BY t.last_activity, p.seq", rs -> rs.getString(1), SlackPlatform.NAME, since.toString());
+    }
+
+    /**
+     * A turn's own post, its questions, its step cards and the answers to its questions, oldest first: what a
+     * question message shows once answered, and what a turn's steps message lists (index {@code chat_post_turn}).
+     */
+    List<Post> turnPosts(String turnMessageId) {
+        return store.read("SELECT post_id, thread_id, seq, kind, text, author_id, author_name, author_email, state, "
+                + "created_at, updated_at, data FROM chat_post WHERE turn_message_id = ? AND kind IN ('user', 'question', "
+                + "'step') ORDER BY seq", rs -> {
+                    String authorId = rs.getString(6);
+                    Actor author = authorId == null ? null : new Actor(authorId, rs.getString(7), rs.getString(8));
+                    return new Post(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5),
+                            author, turnMessageId, rs.getString(9), Instant.parse(rs.getString(10)),
+                            Instant.parse(rs.getString(11)), rs.getString(12));
+                }, turnMessageId);
     }
 
     /** Where a post's part is shown, and what it shows. */

@@ -146,12 +146,25 @@ public final class BridgeConfig {
      * @param bindingSpec extra lines of the Binding's spec; may be null
      */
     public BridgeConfig slackAgent(String name, String url, String mode, String apiUrl, String bindingSpec) {
+        return slack(name, "{url: \"" + url + "\"}", mode, apiUrl, bindingSpec);
+    }
+
+    /**
+     * As {@link #slackAgent}, the backend a kagent-v1 agent at {@code url}/agents/default/{@code name} (agentRef
+     * default/{@code name}), as {@link #kagentBackend} but behind the Slack binding {@code slack-<name>}.
+     */
+    public BridgeConfig slackKagent(String name, String url, String mode, String apiUrl, String bindingSpec) {
+        return slack(name, "{url: \"" + url + "\", dialect: kagent-v1, agentRef: {namespace: default, name: " + name + "}}",
+                mode, apiUrl, bindingSpec);
+    }
+
+    private BridgeConfig slack(String name, String backendSpec, String mode, String apiUrl, String bindingSpec) {
         yaml.append("""
                 ---
                 apiVersion: switchboard.dev/v1
                 kind: AgentBackend
                 metadata: {name: %1$s}
-                spec: {url: "%2$s"}
+                spec: %2$s
                 ---
                 apiVersion: v1
                 kind: Secret
@@ -176,7 +189,7 @@ public final class BridgeConfig {
                   chat: {platform: slack, app: main, channels: [%8$s, im]}
                   identity: {tokenSecretRef: {name: tokens, key: binding}}
                 %9$s
-                """.formatted(name, url, mode, apiUrl, SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN,
+                """.formatted(name, backendSpec, mode, apiUrl, SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET, SLACK_APP_TOKEN,
                 SLACK_CHANNEL, indent(bindingSpec, "  ")));
         return this;
     }

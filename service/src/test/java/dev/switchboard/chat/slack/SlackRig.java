@@ -10,7 +10,11 @@ import dev.switchboard.testkit.slack.FakeSlack;
 import dev.switchboard.testkit.slack.FakeSlackOptions;
 import dev.switchboard.testkit.slack.SlackEvents;
 import dev.switchboard.testkit.slack.SlackMessage;
+import dev.switchboard.testkit.Recorder;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,7 +31,11 @@ final class SlackRig implements AutoCloseable {
     static final String CHANNEL = BridgeConfig.SLACK_CHANNEL;
 
     final Vertx vertx = Vertx.vertx();
+    /** the testkit agent; null for a kagent rig (see {@link #recorder}) */
     final TestAgent agent;
+    /** what the agent was sent */
+    final Recorder recorder;
+    private final HttpServer agentServer;
     final FakeSlack slack;
     final String mode;
     private final BridgeConfig config;
@@ -46,16 +54,45 @@ final class SlackRig implements AutoCloseable {
     /** @param more further resources for the configuration (e.g. a Trigger on the Binding {@code slack-sre}) */
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
             boolean fakesOwnTokens, java.util.function.UnaryOperator<BridgeConfig> more) {
+        this(dir, mode, slackOptions, agentOptions, bindingSpec, fakesOwnTokens, more, false);
+    }
+
+    /** @param kagent the agent speaks kagent-v1, served where kagent serves it ({@code <url>/agents/default/sre}) */
+    private SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
+            boolean fakesOwnTokens, java.util.function.UnaryOperator<BridgeConfig> more, boolean kagent) {
         this.mode = mode;
-        this.agent = TestAgent.start(vertx, agentOptions, 0).await();
+        String agentUrl;
+        if (kagent) {
+            this.agent = null;
+            this.recorder = new Recorder();
+            java.util.concurrent.atomic.AtomicReference<Router> main = new java.util.concurrent.atomic.AtomicReference<>();
+            this.agentServer = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
+                    .requestHandler(r -> main.get().handle(r)).listen().await();
+            agentUrl = "http://127.0.0.1:" + agentServer.actualPort();
+            Router router = Router.router(vertx);
+            router.route("/agents/default/sre/*").subRouter(TestAgent.router(vertx, agentOptions,
+                    agentUrl + "/agents/default/sre", recorder));
+            main.set(router);
+        } else {
+            this.agent = TestAgent.start(vertx, agentOptions, 0).await();
+            this.recorder = agent.recorder();
+            this.agentServer = null;
+            agentUrl = agent.url();
+        }
         this.slack = FakeSlack.start(vertx, fakesOwnTokens ? slackOptions
                 : slackOptions.withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
         slack.addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
         slack.addUser(GRACE, "Grace", "Grace Hopper", "grace@example.com");
-        this.config = BridgeConfig.server(dir.resolve("slack.db"), false, BridgeConfig.QUICK_CONTRACT)
-                .slackAgent("sre", agent.url(), mode, slack.apiUrl(), bindingSpec);
+        BridgeConfig c = BridgeConfig.server(dir.resolve("slack.db"), false, BridgeConfig.QUICK_CONTRACT);
+        this.config = kagent ? c.slackKagent("sre", agentUrl, mode, slack.apiUrl(), bindingSpec)
+                : c.slackAgent("sre", agentUrl, mode, slack.apiUrl(), bindingSpec);
         more.apply(this.config);
         this.app = config.start(vertx);
+    }
+
+    /** A Slack app in {@code mode} and the testkit's kagent-v1 agent behind the binding. */
+    static SlackRig kagent(Path dir, String mode) {
+        return new SlackRig(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.kagent("sre"), null, false, c -> c, true);
     }
 
     SlackRig(Path dir, String mode) {
@@ -116,7 +153,11 @@ final class SlackRig implements AutoCloseable {
             }
         } finally {
             slack.close().await();
-            agent.close().await();
+            if (agent != null) {
+                agent.close().await();
+            } else {
+                agentServer.close().await();
+            }
             vertx.close().await();
         }
     }

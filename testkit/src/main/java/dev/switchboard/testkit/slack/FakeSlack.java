@@ -133,6 +133,11 @@ public final class FakeSlack {
         return workspace.messages(channel);
     }
 
+    /** One message as of now; null when there is none. */
+    public SlackMessage message(String channel, String ts) {
+        return workspace.message(channel, ts);
+    }
+
     /** A thread's parent and replies, oldest first, as of now; empty when the parent is unknown. */
     public List<SlackMessage> thread(String channel, String threadTs) {
         return workspace.thread(channel, threadTs);

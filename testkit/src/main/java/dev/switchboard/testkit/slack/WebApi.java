@@ -151,6 +151,10 @@ final class WebApi {
         if (isBlank(text)) {
             text = params.get("markdown_text");
         }
+        String invalid = BlockKit.problem(blocks);
+        if (invalid != null) {
+            return error("invalid_blocks").put("errors", new JsonArray().add(invalid));
+        }
         String threadTs = params.get("thread_ts");
         SlackMessage message = workspace.post(channel, isBlank(threadTs) ? null : threadTs, options.botUserId(),
                 options.botId(), text, blocks, params.get("metadata"));
@@ -166,6 +170,10 @@ final class WebApi {
         }
         if (isBlank(text)) {
             text = params.get("markdown_text");
+        }
+        String invalid = BlockKit.problem(blocks);
+        if (invalid != null) {
+            return error("invalid_blocks").put("errors", new JsonArray().add(invalid));
         }
         SlackMessage message = workspace.update(channel, params.get("ts"), text, blocks, params.get("metadata"));
         if (message == null) {
