@@ -391,4 +391,46 @@ class ErrorsRowsTest {
         assertThat(h.notices()).containsExactly(Notices.BUSY);
         assertThat(h.nextCall(Duration.ofMinutes(1))).as("sent again").isInstanceOf(Effect.SendStream.class);
     }
+
+    @Test
+    @DisplayName("Errors: JSON-RPC -32004 to a send — busy is resent after a backoff that honours Retry-After: the wait "
+            + "is the longer of the backoff and the Retry-After, up to a day; busy does not count toward the 15-minute "
+            + "window of a turn not sent")
+    void errors_busyWaitsTheLongerOfBackoffAndRetryAfterAndResetsTheWindow() {
+        // a Retry-After shorter than the backoff (0 s, 1 s) does not make the resends come sooner
+        for (Duration retryAfter : List.of(Duration.ofSeconds(1), Duration.ZERO)) { // before the fix, 0 s looped at once
+            EngineHarness h = EngineHarness.a2a();
+            h.agent(call -> call instanceof Effect.SendStream
+                    ? EngineHarness.replyFailure(call, rpc(JsonRpcError.UNSUPPORTED_OPERATION, retryAfter)) : null);
+            h.firstTurn("m1", "hi");
+            h.advance(Duration.ofMinutes(3));
+            assertThat(h.gapsOf(Effect.SendStream.class)).as("Retry-After %s", retryAfter).startsWith(
+                    Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4), Duration.ofSeconds(8),
+                    Duration.ofSeconds(16), Duration.ofSeconds(30), Duration.ofSeconds(30));
+        }
+        // a longer one is the wait; beyond a day, a day
+        EngineHarness longer = EngineHarness.a2a();
+        longer.agent(call -> call instanceof Effect.SendStream
+                ? EngineHarness.replyFailure(call, rpc(JsonRpcError.UNSUPPORTED_OPERATION, Duration.ofMinutes(5))) : null);
+        longer.firstTurn("m1", "hi");
+        longer.advance(Duration.ofMinutes(16));
+        assertThat(longer.gapsOf(Effect.SendStream.class)).containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(5),
+                Duration.ofMinutes(5));
+        assertThat(longer.finished("m1")).as("busy for longer than 15 minutes is not given up").isFalse();
+
+        // a 4xx starts the not-sent window; busy for 20 minutes ends it, so the next 4xx starts a new one
+        EngineHarness window = EngineHarness.a2a();
+        window.firstTurn("m1", "hi");
+        window.fail(http(400));
+        window.agent(call -> call instanceof Effect.SendStream
+                ? EngineHarness.replyFailure(call, rpc(JsonRpcError.UNSUPPORTED_OPERATION, Duration.ofSeconds(90))) : null);
+        window.advance(Duration.ofMinutes(20));
+        window.agent(call -> call instanceof Effect.SendStream ? EngineHarness.replyFailure(call, http(400)) : null);
+        window.advance(Duration.ofMinutes(2));
+        assertThat(window.finished("m1")).as("a new window, not the one busy ended").isFalse();
+        window.advance(Duration.ofMinutes(16));
+        assertThat(window.finished("m1")).isTrue();
+        assertThat(window.notices()).containsExactly(Notices.BUSY, window.notices().get(1));
+        assertThat(window.notices().get(1)).startsWith("The message was not delivered");
+    }
 }
