@@ -2,8 +2,10 @@ package dev.switchboard.bridge;
 
 import dev.switchboard.client.AgentEndpoint;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.RegisteredAgent;
+import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * A Binding as the bridge runs it: which backend its channels talk to (looked up in the shared
@@ -29,6 +32,10 @@ public final class BindingRuntime {
     private final Binding binding;
     private final String token;
     private final AgentRegistry registry;
+    /** the card, fetched (or being fetched) for the fingerprint it was fetched with; a failed fetch is dropped */
+    private CachedCard card;
+
+    private record CachedCard(String fingerprint, Future<AgentCard> card) {}
 
     /** @param token the bearer token of the binding's identity; null: it is known by {@code userId} */
     public BindingRuntime(Binding binding, String token, AgentRegistry registry) {
@@ -70,6 +77,29 @@ public final class BindingRuntime {
             headers.put("traceparent", traceparent());
             return new AgentEndpoint(url, version == null ? ProtocolVersion.V1_0 : version, headers);
         }));
+    }
+
+    /**
+     * Discovery: the card is fetched on first use and again when the URL or the credentials change, per Binding:
+     * every thread of the Binding shares one fetch (one in flight is shared too). A failed fetch is not kept, so
+     * the next one asks the agent again.
+     */
+    public synchronized Future<AgentCard> card(Supplier<Future<AgentCard>> fetch) {
+        String fp = fingerprint();
+        CachedCard cached = card;
+        if (cached != null && cached.fingerprint().equals(fp) && !cached.card().failed()) {
+            return cached.card();
+        }
+        CachedCard fetched = new CachedCard(fp, fetch.get());
+        card = fetched;
+        fetched.card().onFailure(e -> forget(fetched));
+        return fetched.card();
+    }
+
+    private synchronized void forget(CachedCard failed) {
+        if (card == failed) {
+            card = null;
+        }
     }
 
     /** Changes when the URL or the credentials change: the card is then fetched again. Holds no secret. */

@@ -339,7 +339,7 @@ public final class SessionDriver implements AutoCloseable {
                 return;
             }
             hold(threadId);
-            client.fetchCard(ep).onComplete(ar -> {
+            bindings.get(thread(threadId).binding()).card(() -> client.fetchCard(ep)).onComplete(ar -> {
                 release(threadId);
                 CallFailure failure = ar.succeeded() ? null : failureOf(ar.cause());
                 callResult(threadId, Input.Call.CARD, failure, failure == null
