@@ -9,7 +9,6 @@ import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,11 +22,9 @@ import java.util.function.Supplier;
  *
  * <p>What Agent Kourier sends: every request carries exactly one identity header —
  * {@code Authorization: Bearer} from the binding's token or {@code X-User-Id} from {@code userId} —
- * plus the backend's static headers and a W3C {@code traceparent}.
+ * plus the backend's static headers and the W3C trace context of the turn ({@link TraceContext}).
  */
 public final class BindingRuntime {
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Binding binding;
     private final String token;
@@ -63,8 +60,16 @@ public final class BindingRuntime {
                 : b.url());
     }
 
-    /** The endpoint to call, in the given version (null before the card says). */
+    /** The endpoint to call, in the given version (null before the card says), in a trace of its own. */
     public Optional<AgentEndpoint> endpoint(ProtocolVersion version) {
+        return endpoint(version, null);
+    }
+
+    /**
+     * The endpoint to call for a turn: {@code trace} is the turn's ({@link TraceContext}; null: a new trace), so
+     * every call of the turn carries its trace id, each with a span id of its own.
+     */
+    public Optional<AgentEndpoint> endpoint(ProtocolVersion version, String trace) {
         return backend().flatMap(b -> endpointUrl().map(url -> {
             Map<String, String> headers = new LinkedHashMap<>(b.headers());
             // exactly one identity header: a static Authorization or X-User-Id cannot add a second one
@@ -74,7 +79,8 @@ public final class BindingRuntime {
             } else {
                 headers.put("X-User-Id", binding.userId());
             }
-            headers.put("traceparent", traceparent());
+            headers.keySet().removeIf(k -> k.equalsIgnoreCase("traceparent") || k.equalsIgnoreCase("tracestate"));
+            headers.putAll(TraceContext.headers(trace));
             return new AgentEndpoint(url, version == null ? ProtocolVersion.V1_0 : version, headers);
         }));
     }
@@ -116,11 +122,4 @@ public final class BindingRuntime {
         }
     }
 
-    private static String traceparent() {
-        byte[] trace = new byte[16];
-        byte[] span = new byte[8];
-        RANDOM.nextBytes(trace);
-        RANDOM.nextBytes(span);
-        return "00-" + HexFormat.of().formatHex(trace) + "-" + HexFormat.of().formatHex(span) + "-01";
-    }
 }

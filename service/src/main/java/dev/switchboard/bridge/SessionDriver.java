@@ -183,6 +183,15 @@ public final class SessionDriver implements AutoCloseable {
      * anything is sent. A repeated messageId returns the post already accepted (B7).
      */
     public Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor) {
+        return accept(thread, messageId, text, actor, null, null);
+    }
+
+    /**
+     * As above, for a message that came with a W3C trace context ({@code traceparent}, {@code tracestate}; null when
+     * absent): its turn's calls continue that trace. Without one, the turn starts a trace of its own.
+     */
+    public Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor, String traceparent,
+            String tracestate) {
         return onLane(thread.threadId(), () -> {
             Optional<Post> existing = store.post(messageId);
             if (existing.isPresent()) {
@@ -198,7 +207,8 @@ public final class SessionDriver implements AutoCloseable {
             if (!session.awaitsAnswer() && session.queuedTurns() >= limits.maxQueuedTurns()) {
                 throw new TurnRefused.QueueFull(limits.maxQueuedTurns());
             }
-            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor), now);
+            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor,
+                    TraceContext.of(traceparent, tracestate)), now);
             Turn owner = ownerOf(t.session(), messageId);
             String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
             Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
@@ -472,7 +482,16 @@ public final class SessionDriver implements AutoCloseable {
 
     private AgentEndpoint endpoint(String threadId, Session session) {
         BindingRuntime binding = bindings.get(thread(threadId).binding());
-        return binding == null ? null : binding.endpoint(session.agentVersion()).orElse(null);
+        return binding == null ? null : binding.endpoint(session.agentVersion(), trace(session)).orElse(null);
+    }
+
+    /** The trace of the turn the session is working on: every call is made for it. */
+    private static String trace(Session session) {
+        Turn turn = session.active().orElse(null);
+        if (turn == null) {
+            return null;
+        }
+        return turn.trace() != null ? turn.trace() : TraceContext.derived(turn.messageId());
     }
 
     /** The engine has its own failure type: the client's is mapped here, at the boundary. */

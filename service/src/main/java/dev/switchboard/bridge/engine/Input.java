@@ -19,8 +19,15 @@ public sealed interface Input {
         long gen();
     }
 
-    /** A person wrote in the thread. A repeated {@code messageId} is the same message. */
-    record ChatMessage(String messageId, String text, Actor actor) implements Input {}
+    /**
+     * A person wrote in the thread. A repeated {@code messageId} is the same message. {@code trace} is the trace
+     * context the turn's calls carry (opaque here; null: none).
+     */
+    record ChatMessage(String messageId, String text, Actor actor, String trace) implements Input {
+        public ChatMessage(String messageId, String text, Actor actor) {
+            this(messageId, text, actor, null);
+        }
+    }
 
     /** The service restarted: every unfinished turn is recovered as the seed says. */
     record Restarted() implements Input {}

@@ -102,6 +102,7 @@ public final class SessionFormat {
         put(o, "phase", t.phase());
         put(o, "view", t.view());
         put(o, "outcome", t.outcome());
+        put(o, "trace", t.trace());
         if (!t.waiting().equals(new Turn.Wait(null, null))) {
             ObjectNode w = o.putObject("waiting");
             put(w, "next", t.waiting().next());
@@ -180,7 +181,8 @@ public final class SessionFormat {
                 new Turn.Cancelling(c.path("attempts").asInt(), enumOf(c, "outcome", Outcome::valueOf)),
                 new Turn.Question(instant(q, "deadline"), text(q, "answerMessageId"), text(q, "answerText"),
                         actor(q.get("answerActor")), list(q.path("answerMessageIds")),
-                        q.path("answerPending").asBoolean(), q.path("answerSent").asBoolean()));
+                        q.path("answerPending").asBoolean(), q.path("answerSent").asBoolean()),
+                text(o, "trace"));
     }
 
     // ---- v1: the flat shape Jackson wrote over the engine's fields ----
@@ -211,7 +213,8 @@ public final class SessionFormat {
                 new Turn.Cancelling(o.path("cancelAttempts").asInt(), enumOf(o, "cancelOutcome", Outcome::valueOf)),
                 new Turn.Question(instant(o, "questionDeadline"), text(o, "answerMessageId"), text(o, "answerText"),
                         actor(o.get("answerActor")), list(o.path("answerMessageIds")),
-                        o.path("answerPending").asBoolean(), o.path("answerSent").asBoolean()));
+                        o.path("answerPending").asBoolean(), o.path("answerSent").asBoolean()),
+                null);
     }
 
     /** v1 wrote a Duration as decimal seconds ({@code 3600.000000000}); an ISO string is read too. */
