@@ -2,17 +2,19 @@ package dev.switchboard.bridge;
 
 import dev.switchboard.client.AgentEndpoint;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.RegisteredAgent;
+import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * A Binding as the bridge runs it: which backend its channels talk to (looked up in the shared
@@ -20,15 +22,17 @@ import java.util.TreeMap;
  *
  * <p>What Agent Kourier sends: every request carries exactly one identity header —
  * {@code Authorization: Bearer} from the binding's token or {@code X-User-Id} from {@code userId} —
- * plus the backend's static headers and a W3C {@code traceparent}.
+ * plus the backend's static headers and the W3C trace context of the turn ({@link TraceContext}).
  */
 public final class BindingRuntime {
-
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Binding binding;
     private final String token;
     private final AgentRegistry registry;
+    /** the card, fetched (or being fetched) for the fingerprint it was fetched with; a failed fetch is dropped */
+    private CachedCard card;
+
+    private record CachedCard(String fingerprint, Future<AgentCard> card) {}
 
     /** @param token the bearer token of the binding's identity; null: it is known by {@code userId} */
     public BindingRuntime(Binding binding, String token, AgentRegistry registry) {
@@ -56,8 +60,16 @@ public final class BindingRuntime {
                 : b.url());
     }
 
-    /** The endpoint to call, in the given version (null before the card says). */
+    /** The endpoint to call, in the given version (null before the card says), in a trace of its own. */
     public Optional<AgentEndpoint> endpoint(ProtocolVersion version) {
+        return endpoint(version, null);
+    }
+
+    /**
+     * The endpoint to call for a turn: {@code trace} is the turn's ({@link TraceContext}; null: a new trace), so
+     * every call of the turn carries its trace id, each with a span id of its own.
+     */
+    public Optional<AgentEndpoint> endpoint(ProtocolVersion version, String trace) {
         return backend().flatMap(b -> endpointUrl().map(url -> {
             Map<String, String> headers = new LinkedHashMap<>(b.headers());
             // exactly one identity header: a static Authorization or X-User-Id cannot add a second one
@@ -67,9 +79,33 @@ public final class BindingRuntime {
             } else {
                 headers.put("X-User-Id", binding.userId());
             }
-            headers.put("traceparent", traceparent());
+            headers.keySet().removeIf(k -> k.equalsIgnoreCase("traceparent") || k.equalsIgnoreCase("tracestate"));
+            headers.putAll(TraceContext.headers(trace));
             return new AgentEndpoint(url, version == null ? ProtocolVersion.V1_0 : version, headers);
         }));
+    }
+
+    /**
+     * Discovery: the card is fetched on first use and again when the URL or the credentials change, per Binding:
+     * every thread of the Binding shares one fetch (one in flight is shared too). A failed fetch is not kept, so
+     * the next one asks the agent again.
+     */
+    public synchronized Future<AgentCard> card(Supplier<Future<AgentCard>> fetch) {
+        String fp = fingerprint();
+        CachedCard cached = card;
+        if (cached != null && cached.fingerprint().equals(fp) && !cached.card().failed()) {
+            return cached.card();
+        }
+        CachedCard fetched = new CachedCard(fp, fetch.get());
+        card = fetched;
+        fetched.card().onFailure(e -> forget(fetched));
+        return fetched.card();
+    }
+
+    private synchronized void forget(CachedCard failed) {
+        if (card == failed) {
+            card = null;
+        }
     }
 
     /** Changes when the URL or the credentials change: the card is then fetched again. Holds no secret. */
@@ -86,11 +122,4 @@ public final class BindingRuntime {
         }
     }
 
-    private static String traceparent() {
-        byte[] trace = new byte[16];
-        byte[] span = new byte[8];
-        RANDOM.nextBytes(trace);
-        RANDOM.nextBytes(span);
-        return "00-" + HexFormat.of().formatHex(trace) + "-" + HexFormat.of().formatHex(span) + "-01";
-    }
 }

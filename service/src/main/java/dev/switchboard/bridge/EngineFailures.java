@@ -11,7 +11,7 @@ final class EngineFailures {
         if (failure instanceof dev.switchboard.client.CallFailure.HttpStatus h) {
             return new CallFailure.HttpStatus(h.status(), h.retryAfter());
         } else if (failure instanceof dev.switchboard.client.CallFailure.RpcError r) {
-            return new CallFailure.RpcError(r.code(), r.message(), r.retryAfter());
+            return new CallFailure.RpcError(r.code(), r.message(), r.retryAfter(), r.status());
         } else if (failure instanceof dev.switchboard.client.CallFailure.Transport t) {
             return new CallFailure.Transport(kind(t.kind()), t.detail());
         }

@@ -207,7 +207,7 @@ public final class SessionDriver implements AutoCloseable {
      * anything is sent. A repeated messageId returns the post already accepted (B7).
      */
     public Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor) {
-        return accept(thread, messageId, text, actor, null);
+        return accept(thread, messageId, text, actor, (String) null, (String) null);
     }
 
     /**
@@ -240,10 +240,21 @@ public final class SessionDriver implements AutoCloseable {
                 throw new TurnRefused.NotTheQuestion(questionId, problem);
             }
             return null;
-        }).compose(ok -> accept(thread, messageId, text, actor, answer));
+        }).compose(ok -> admit(thread, messageId, text, actor, null, answer));
     }
 
-    private Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor, Hitl.Answer structured) {
+    /**
+     * As above, for a message that came with a W3C trace context ({@code traceparent}, {@code tracestate}; null when
+     * absent): its turn's calls continue that trace. Without one, the turn starts a trace of its own.
+     */
+    public Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor, String traceparent,
+            String tracestate) {
+        return admit(thread, messageId, text, actor, TraceContext.of(traceparent, tracestate), null);
+    }
+
+    /** Accepts a message or a structured answer into the thread's session, on its lane. */
+    private Future<Post> admit(ChatThread thread, String messageId, String text, Actor actor, String trace,
+            Hitl.Answer structured) {
         return onLane(thread.threadId(), () -> {
             Optional<Post> existing = store.post(messageId);
             if (existing.isPresent()) {
@@ -259,7 +270,7 @@ public final class SessionDriver implements AutoCloseable {
             if (!session.awaitsAnswer() && session.queuedTurns() >= limits.maxQueuedTurns()) {
                 throw new TurnRefused.QueueFull(limits.maxQueuedTurns());
             }
-            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor, structured), now);
+            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor, trace, structured), now);
             Turn owner = ownerOf(t.session(), messageId);
             String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
             Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
@@ -413,7 +424,7 @@ public final class SessionDriver implements AutoCloseable {
                 return;
             }
             hold(threadId);
-            client.fetchCard(ep).onComplete(ar -> {
+            bindings.get(thread(threadId).binding()).card(() -> client.fetchCard(ep)).onComplete(ar -> {
                 release(threadId);
                 CallFailure failure = ar.succeeded() ? null : failureOf(ar.cause());
                 callResult(threadId, Input.Call.CARD, failure, failure == null
@@ -549,9 +560,18 @@ public final class SessionDriver implements AutoCloseable {
 
     private AgentEndpoint endpoint(String threadId, Session session) {
         BindingRuntime binding = bindings.get(thread(threadId).binding());
-        AgentEndpoint ep = binding == null ? null : binding.endpoint(session.agentVersion()).orElse(null);
+        AgentEndpoint ep = binding == null ? null : binding.endpoint(session.agentVersion(), trace(session)).orElse(null);
         // kagent-v1 asks for kagent's human-in-the-loop extension on every call when the card lists it
         return ep != null && session.hitl() ? ep.withHeader(Hitl.HEADER, Hitl.URI) : ep;
+    }
+
+    /** The trace of the turn the session is working on: every call is made for it. */
+    private static String trace(Session session) {
+        Turn turn = session.active().orElse(null);
+        if (turn == null) {
+            return null;
+        }
+        return turn.trace() != null ? turn.trace() : TraceContext.derived(turn.messageId());
     }
 
     /** The engine has its own failure type: the client's is mapped here, at the boundary. */

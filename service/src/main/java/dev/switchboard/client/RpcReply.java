@@ -40,7 +40,8 @@ sealed interface RpcReply {
             problem = e.getMessage();
         }
         if (response != null && response.isError()) {
-            return new Failed(rpcError(response.error(), retryAfter));
+            // the status goes with it: the bridge tells a 4xx's error (not sent) from a 5xx's (outcome unknown)
+            return new Failed(new RpcError(response.error().code(), response.error().message(), retryAfter, status));
         }
         if (status < 200 || status >= 300) {
             return new Failed(new HttpStatus(status, retryAfter));

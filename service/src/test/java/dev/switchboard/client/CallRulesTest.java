@@ -129,7 +129,7 @@ class CallRulesTest extends StubServerTest {
     @ValueSource(ints = {200, 400, 404, 429, 500, 503})
     void aJsonRpcErrorCountsOnAnyStatus(int status) throws Exception {
         assertThat(getTaskFailure(r -> reply(r, status, Replies.error(-32001, "task not found"))))
-                .isEqualTo(new RpcError(-32001, "task not found", null));
+                .isEqualTo(new RpcError(-32001, "task not found", null, status));
     }
 
     @ParameterizedTest

@@ -14,8 +14,15 @@ public sealed interface CallFailure {
     /** An HTTP status without a usable JSON-RPC body (3xx included: redirects are never followed). */
     record HttpStatus(int status, Duration retryAfter) implements CallFailure {}
 
-    /** A JSON-RPC error object, on any HTTP status. The message is for logs only, never shown in a thread. */
-    record RpcError(int code, String message, Duration retryAfter) implements CallFailure {}
+    /**
+     * A JSON-RPC error object, on any HTTP status. The message is for logs only, never shown in a thread.
+     * {@code status} is the HTTP status it came with (200 for an error inside a stream).
+     */
+    record RpcError(int code, String message, Duration retryAfter, int status) implements CallFailure {
+        public RpcError(int code, String message, Duration retryAfter) {
+            this(code, message, retryAfter, 200);
+        }
+    }
 
     /** The connection failed, dropped, or sent no response headers in time. */
     record Transport(TransportKind kind, String detail) implements CallFailure {

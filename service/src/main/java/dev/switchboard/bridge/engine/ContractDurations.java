@@ -42,11 +42,16 @@ public record ContractDurations(
         return d.compareTo(cap) > 0 ? cap : d;
     }
 
-    /** The agent's Retry-After when it gave one (capped), else the backoff. */
+    /**
+     * The backoff, or the agent's Retry-After (capped at {@code retryAfterMax}) when that is longer: a Retry-After
+     * shorter than the backoff (0, say) never makes a retry come sooner.
+     */
     public Duration delay(int attempt, Duration cap, Duration retryAfter) {
+        Duration backoff = backoff(attempt, cap);
         if (retryAfter != null && !retryAfter.isNegative()) {
-            return retryAfter.compareTo(retryAfterMax) > 0 ? retryAfterMax : retryAfter;
+            Duration honoured = retryAfter.compareTo(retryAfterMax) > 0 ? retryAfterMax : retryAfter;
+            return honoured.compareTo(backoff) > 0 ? honoured : backoff;
         }
-        return backoff(attempt, cap);
+        return backoff;
     }
 }

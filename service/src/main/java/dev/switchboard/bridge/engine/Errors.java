@@ -88,9 +88,11 @@ final class Errors {
             Cancels.cancel(s, Notices.ANSWER_REJECTED, Outcome.CANCELED); // the answer is rejected
             return;
         }
-        if (failure instanceof CallFailure.HttpStatus h && h.status() >= 300 && h.status() < 500
-                && h.status() != 408 && h.status() != 429) {
-            // another 4xx before any event: not sent; retried, then failed after 15 minutes.
+        int status = failure instanceof CallFailure.HttpStatus h ? h.status()
+                : failure instanceof CallFailure.RpcError r ? r.status() : 0;
+        if (status >= 300 && status < 500 && status != 408 && status != 429) {
+            // another 4xx before any event, with or without a JSON-RPC error the seed gives no meaning (those
+            // above win): not sent; retried, then failed after 15 minutes.
             // Discovery: a 3xx is a failed call (no redirect is followed); nothing reached the agent either.
             retryWithin(s, Turn.Next.SEND, failure, Notices.refused("the agent did not accept it"));
             return;

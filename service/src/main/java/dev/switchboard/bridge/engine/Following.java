@@ -78,7 +78,8 @@ final class Following {
             Replies.replaceArtifacts(s, task.artifacts());
         }
         s.following(f -> f.withLastEventWasTask(true));
-        if (task.state() == TaskState.AUTH_REQUIRED && s.turn().progress().lastState() == TaskState.AUTH_REQUIRED && !moved) {
+        if (task.state() == TaskState.AUTH_REQUIRED && s.turn().progress().lastState() == TaskState.AUTH_REQUIRED && !moved
+                && s.turn().view() == TurnView.PAUSED) {
             s.phase(Phase.PAUSED_AUTH); // still paused: the typed reply keeps waiting
             return;
         }

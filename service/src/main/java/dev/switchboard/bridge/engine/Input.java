@@ -23,10 +23,15 @@ public sealed interface Input {
     /**
      * A person wrote in the thread. A repeated {@code messageId} is the same message.
      *
+     * @param trace the trace context the turn's calls carry (opaque here; null: none)
      * @param structured kagent-v1: the person's structured answer to the question shown (a decision on an approval,
      *     or answers to ask-user questions); null for a typed message
      */
-    record ChatMessage(String messageId, String text, Actor actor, Hitl.Answer structured) implements Input {
+    record ChatMessage(String messageId, String text, Actor actor, String trace, Hitl.Answer structured) implements Input {
+        public ChatMessage(String messageId, String text, Actor actor, String trace) {
+            this(messageId, text, actor, trace, null);
+        }
+
         public ChatMessage(String messageId, String text, Actor actor) {
             this(messageId, text, actor, null);
         }

@@ -33,6 +33,10 @@ final class Replies {
             taskId = a.taskId();
             contextId = a.contextId();
         } else {
+            if (s.turn().taskId() != null) {
+                // the task is known: a bare Message changes nothing, and its text is not shown
+                return;
+            }
             // a bare Message names no task, so the outcome is unknown
             badEvent(s);
             return;

@@ -21,7 +21,7 @@ final class Sessions {
             return;
         }
         boolean first = s.session().turns().isEmpty();
-        s.insert(s.session().turns().size(), Turn.accepted(m.messageId(), m.text(), m.actor(), s.now));
+        s.insert(s.session().turns().size(), Turn.accepted(m.messageId(), m.text(), m.actor(), s.now, m.trace()));
         int index = s.session().turns().size() - 1;
         if (active == null) {
             Discovery.begin(s);

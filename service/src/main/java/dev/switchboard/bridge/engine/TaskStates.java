@@ -46,6 +46,11 @@ final class TaskStates {
                 }
             }
             case AUTH_REQUIRED -> {
+                if (!settled) {
+                    // an update is not a full Task: the stream's end (or GetTask) settles it
+                    s.view(TurnView.RUNNING);
+                    return;
+                }
                 // paused, with no prompt and no timeout; later replies wait behind it
                 s.phase(Phase.PAUSED_AUTH);
                 s.view(TurnView.PAUSED);

@@ -11,7 +11,8 @@ import java.util.Map;
  * One chat message carried to the agent, and the task it became. Immutable: a step replaces a turn
  * with a changed copy. The state is grouped by what it is about, one small record each, so a rule
  * changes only the part it owns ({@code turn.withRetries(turn.retries().withRetryAttempt(0))}).
- * {@code view} is null until a new turn's first view is reported.
+ * {@code view} is null until a new turn's first view is reported. {@code trace} is the W3C trace context the
+ * driver gave the chat message (null on turns stored before it existed): every call of the turn continues it.
  */
 public record Turn(
         String messageId,
@@ -26,7 +27,8 @@ public record Turn(
         Retries retries,
         Following following,
         Cancelling cancelling,
-        Question question) {
+        Question question,
+        String trace) {
 
     /** What a WAITING turn does when its timer fires. */
     public enum Next {
@@ -35,8 +37,13 @@ public record Turn(
 
     /** A turn just accepted: queued, nothing sent. */
     static Turn accepted(String messageId, String text, Actor actor, Instant acceptedAt) {
+        return accepted(messageId, text, actor, acceptedAt, null);
+    }
+
+    /** @param trace the trace context every call of the turn continues (opaque to the engine; null: none given) */
+    static Turn accepted(String messageId, String text, Actor actor, Instant acceptedAt, String trace) {
         return new Turn(messageId, text, actor, acceptedAt, Phase.QUEUED, null, null, Wait.NONE, Progress.NONE,
-                Retries.NONE, Following.NONE, Cancelling.NONE, Question.NONE);
+                Retries.NONE, Following.NONE, Cancelling.NONE, Question.NONE, trace);
     }
 
     public String taskId() {
@@ -288,46 +295,46 @@ public record Turn(
 
     Turn withPhase(Phase phase) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withView(TurnView view) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withOutcome(Outcome outcome) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withWaiting(Wait waiting) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withProgress(Progress progress) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withRetries(Retries retries) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withFollowing(Following following) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withCancelling(Cancelling cancelling) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 
     Turn withQuestion(Question question) {
         return new Turn(messageId, text, actor, acceptedAt, phase, view, outcome, waiting, progress, retries,
-                following, cancelling, question);
+                following, cancelling, question, trace);
     }
 }

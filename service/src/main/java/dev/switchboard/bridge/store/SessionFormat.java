@@ -107,6 +107,7 @@ public final class SessionFormat {
         put(o, "phase", t.phase());
         put(o, "view", t.view());
         put(o, "outcome", t.outcome());
+        put(o, "trace", t.trace());
         if (!t.waiting().equals(new Turn.Wait(null, null))) {
             ObjectNode w = o.putObject("waiting");
             put(w, "next", t.waiting().next());
@@ -188,7 +189,8 @@ public final class SessionFormat {
                 new Turn.Question(instant(q, "deadline"), text(q, "answerMessageId"), text(q, "answerText"),
                         actor(q.get("answerActor")), list(q.path("answerMessageIds")),
                         q.path("answerPending").asBoolean(), q.path("answerSent").asBoolean(), text(q, "hitlRequest"),
-                        text(q, "hitlAnswer")));
+                        text(q, "hitlAnswer")),
+                text(o, "trace"));
     }
 
     // ---- an answer post's parts ----
@@ -249,7 +251,7 @@ public final class SessionFormat {
                 t.waiting(), new Turn.Progress(p.taskId(), p.lastState(), p.lastStatusTimestamp(), artifacts, cut),
                 t.retries(), new Turn.Following(f.subscribed(), f.subscribeUnsupported(), f.silenceDeadline(),
                         f.lastEventWasTask(), f.streamLostAt(), sign, f.pollAttempt(), f.listPages()),
-                t.cancelling(), t.question());
+                t.cancelling(), t.question(), t.trace());
         List<Turn> turns = new ArrayList<>(s.turns());
         turns.set(0, changed);
         return new Session(s.id(), s.platform(), s.dialect(), s.questionsAllowed(), s.questionTimeout(),
@@ -285,7 +287,8 @@ public final class SessionFormat {
                 new Turn.Cancelling(o.path("cancelAttempts").asInt(), enumOf(o, "cancelOutcome", Outcome::valueOf)),
                 new Turn.Question(instant(o, "questionDeadline"), text(o, "answerMessageId"), text(o, "answerText"),
                         actor(o.get("answerActor")), list(o.path("answerMessageIds")),
-                        o.path("answerPending").asBoolean(), o.path("answerSent").asBoolean()));
+                        o.path("answerPending").asBoolean(), o.path("answerSent").asBoolean()),
+                null);
     }
 
     /** v1 wrote a Duration as decimal seconds ({@code 3600.000000000}); an ISO string is read too. */

@@ -246,7 +246,8 @@ public final class WebChatRoutes {
                         now, now);
                 store.createThread(t);
                 return t;
-            }).compose(t -> driver.accept(t, id, m.text, user).map(post -> new Opened(t, post)));
+            }).compose(t -> driver.accept(t, id, m.text, user, ctx.request().getHeader("traceparent"),
+                    ctx.request().getHeader("tracestate")).map(post -> new Opened(t, post)));
         });
         if (first[0]) {
             // from now on the store knows the message (or it was refused): later retries look it up there
@@ -296,7 +297,8 @@ public final class WebChatRoutes {
                 error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
                 return;
             }
-            driver.accept(thread, m.messageId, m.text, user).onComplete(ar -> {
+            driver.accept(thread, m.messageId, m.text, user, ctx.request().getHeader("traceparent"),
+                    ctx.request().getHeader("tracestate")).onComplete(ar -> {
                 if (ar.failed()) {
                     refused(ctx.response(), ar.cause());
                     return;

@@ -391,4 +391,110 @@ class ErrorsRowsTest {
         assertThat(h.notices()).containsExactly(Notices.BUSY);
         assertThat(h.nextCall(Duration.ofMinutes(1))).as("sent again").isInstanceOf(Effect.SendStream.class);
     }
+
+    @Test
+    @DisplayName("Errors: JSON-RPC -32004 to a send — busy is resent after a backoff that honours Retry-After: the wait "
+            + "is the longer of the backoff and the Retry-After, up to a day; busy does not count toward the 15-minute "
+            + "window of a turn not sent")
+    void errors_busyWaitsTheLongerOfBackoffAndRetryAfterAndResetsTheWindow() {
+        // a Retry-After shorter than the backoff (0 s, 1 s) does not make the resends come sooner
+        for (Duration retryAfter : List.of(Duration.ofSeconds(1), Duration.ZERO)) { // before the fix, 0 s looped at once
+            EngineHarness h = EngineHarness.a2a();
+            h.agent(call -> call instanceof Effect.SendStream
+                    ? EngineHarness.replyFailure(call, rpc(JsonRpcError.UNSUPPORTED_OPERATION, retryAfter)) : null);
+            h.firstTurn("m1", "hi");
+            h.advance(Duration.ofMinutes(3));
+            assertThat(h.gapsOf(Effect.SendStream.class)).as("Retry-After %s", retryAfter).startsWith(
+                    Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(4), Duration.ofSeconds(8),
+                    Duration.ofSeconds(16), Duration.ofSeconds(30), Duration.ofSeconds(30));
+        }
+        // a longer one is the wait; beyond a day, a day
+        EngineHarness longer = EngineHarness.a2a();
+        longer.agent(call -> call instanceof Effect.SendStream
+                ? EngineHarness.replyFailure(call, rpc(JsonRpcError.UNSUPPORTED_OPERATION, Duration.ofMinutes(5))) : null);
+        longer.firstTurn("m1", "hi");
+        longer.advance(Duration.ofMinutes(16));
+        assertThat(longer.gapsOf(Effect.SendStream.class)).containsExactly(Duration.ofMinutes(5), Duration.ofMinutes(5),
+                Duration.ofMinutes(5));
+        assertThat(longer.finished("m1")).as("busy for longer than 15 minutes is not given up").isFalse();
+
+        // a 4xx starts the not-sent window; busy for 20 minutes ends it, so the next 4xx starts a new one
+        EngineHarness window = EngineHarness.a2a();
+        window.firstTurn("m1", "hi");
+        window.fail(http(400));
+        window.agent(call -> call instanceof Effect.SendStream
+                ? EngineHarness.replyFailure(call, rpc(JsonRpcError.UNSUPPORTED_OPERATION, Duration.ofSeconds(90))) : null);
+        window.advance(Duration.ofMinutes(20));
+        window.agent(call -> call instanceof Effect.SendStream ? EngineHarness.replyFailure(call, http(400)) : null);
+        window.advance(Duration.ofMinutes(2));
+        assertThat(window.finished("m1")).as("a new window, not the one busy ended").isFalse();
+        window.advance(Duration.ofMinutes(16));
+        assertThat(window.finished("m1")).isTrue();
+        assertThat(window.notices()).containsExactly(Notices.BUSY, window.notices().get(1));
+        assertThat(window.notices().get(1)).startsWith("The message was not delivered");
+    }
+
+    /** A JSON-RPC error in the body of an HTTP reply with this status. */
+    private static CallFailure rpcIn(int status, int code) {
+        return new CallFailure.RpcError(code, "agent detail (secret-token-xyz)", null, status);
+    }
+
+    @Test
+    @DisplayName("Errors: another HTTP 4xx, other than 408 and 429, before any event — not sent, also when its body is a "
+            + "JSON-RPC error the seed gives no meaning; a code the seed does give a meaning wins")
+    void errors_4xxWithAJsonRpcErrorBodyIsNotSentUnlessItsCodeHasAMeaning() {
+        // A2A servers put JSON-RPC errors in 400s and 404s: such a reply is still "another HTTP 4xx": not sent,
+        // retried without a lookup, then failed after 15 minutes (not the unknown-outcome path)
+        for (CallFailure failure : List.of(rpcIn(400, JsonRpcError.INVALID_PARAMS), rpcIn(400, -32600),
+                rpcIn(404, JsonRpcError.METHOD_NOT_FOUND), rpcIn(422, JsonRpcError.INTERNAL_ERROR),
+                rpcIn(404, JsonRpcError.TASK_NOT_FOUND))) {
+            EngineHarness h = EngineHarness.a2a();
+            h.completedTurn("m0", "first", "t0", "c1", "ok");
+            h.agent(call -> call instanceof Effect.SendStream ? EngineHarness.replyFailure(call, failure) : null);
+            h.chat("m1", "second");
+            h.advance(Duration.ofMinutes(14).plusSeconds(59));
+            assertThat(h.finished("m1")).as("%s", failure).isFalse();
+            assertThat(h.all(Effect.ListTasks.class)).as("not sent: nothing to look up (%s)", failure).isEmpty();
+            h.advance(Duration.ofSeconds(31));
+            assertThat(h.finished("m1")).as("%s", failure).isTrue();
+            assertThat(h.lastView("m1")).isEqualTo(TurnView.NOT_DELIVERED);
+            assertThat(h.notices()).singleElement().asString().startsWith("The message was not delivered");
+        }
+
+        // the seed's own codes win over the status they came with: -32004 in a 400 is busy (never given up) ...
+        EngineHarness busy = EngineHarness.a2a();
+        busy.agent(call -> call instanceof Effect.SendStream
+                ? EngineHarness.replyFailure(call, rpcIn(400, JsonRpcError.UNSUPPORTED_OPERATION)) : null);
+        busy.firstTurn("m1", "hi");
+        busy.advance(Duration.ofMinutes(30));
+        assertThat(busy.finished("m1")).isFalse();
+        assertThat(busy.notices()).containsExactly(Notices.BUSY);
+
+        // ... -31403 in a 400 refuses the identity (no retry) ...
+        EngineHarness refused = EngineHarness.a2a();
+        refused.firstTurn("m1", "hi");
+        refused.fail(rpcIn(400, MINUS_31403));
+        assertThat(refused.finished("m1")).isTrue();
+        assertThat(refused.sends()).hasSize(1);
+        assertThat(refused.all(Effect.CountCredentialRejection.class)).isEmpty();
+
+        // ... and -32603 to an answer in a 400 rejects the answer
+        EngineHarness answer = EngineHarness.a2a();
+        answer.askedQuestion("m1", "q1");
+        answer.answered("a1", "Tuesday");
+        answer.fail(rpcIn(400, JsonRpcError.INTERNAL_ERROR));
+        assertThat(answer.expect(Effect.CancelTask.class).taskId()).isEqualTo("t1");
+
+        // 401 and 403 reject the credentials whatever the body says (the client reads them before the body:
+        // CallRulesTest.rejectedCredentialsAreAnHttpStatusWhateverTheBody), so they never arrive as an RpcError here.
+        // 408, 429 and 5xx with a JSON-RPC error of no meaning stay of unknown outcome: looked up
+        for (CallFailure failure : List.of(rpcIn(408, -32600), rpcIn(429, JsonRpcError.INTERNAL_ERROR),
+                rpcIn(500, JsonRpcError.INTERNAL_ERROR), rpcIn(503, JsonRpcError.INVALID_PARAMS))) {
+            EngineHarness h = EngineHarness.a2a();
+            h.completedTurn("m0", "first", "t0", "c1", "ok");
+            h.chat("m1", "second");
+            h.fail(failure);
+            assertThat(h.nextCall(Duration.ofMinutes(1))).as("%s", failure).isInstanceOf(Effect.ListTasks.class);
+        }
+    }
 }

@@ -49,6 +49,40 @@ class RepliesRowsTest {
     }
 
     @Test
+    @DisplayName("Replies: Answer a send with task events — the bare-Message rule applies only while no task is known: "
+            + "a bare Message in the middle of a stream whose task is known is ignored (its text is not shown), and the "
+            + "turn is not sent again")
+    void replies_bareMessageMidStreamOfAKnownTaskIsIgnored() {
+        EngineHarness h = EngineHarness.a2a();
+        h.firstTurn("m1", "hi");
+        h.event(task("t1", "c1", TaskState.WORKING));
+        h.event(Message.agentText("r", "a progress note"));
+        assertThat(h.last).as("nothing happens").isEmpty();
+        assertThat(h.turn("m1").phase()).isEqualTo(Phase.STREAMING);
+        h.stream(artifact("t1", "c1", "a1", "the answer", false), task("t1", "c1", TaskState.COMPLETED, "the answer"));
+        assertThat(h.lastView("m1")).isEqualTo(TurnView.COMPLETED);
+        assertThat(h.sends()).as("not sent again").hasSize(1);
+        assertThat(h.all(Effect.ListTasks.class)).isEmpty();
+        assertThat(h.all(Effect.CloseStream.class)).isEmpty();
+        assertThat(h.all(Effect.ShowAnswer.class)).extracting(Effect.ShowAnswer::text).containsOnly("the answer");
+        assertThat(h.notices()).isEmpty();
+
+        // on a subscription to the known task, the same: ignored, the subscription stays open
+        EngineHarness sub = EngineHarness.a2a();
+        sub.firstTurn("m1", "hi");
+        sub.stream(task("t1", "c1", TaskState.WORKING));
+        sub.nextCall(Duration.ofSeconds(1));
+        sub.read(task("t1", "c1", TaskState.WORKING));
+        sub.expect(Effect.Subscribe.class);
+        sub.event(Message.agentText("r", "still here"));
+        assertThat(sub.last).isEmpty();
+        sub.stream(task("t1", "c1", TaskState.COMPLETED, "done"));
+        assertThat(sub.lastView("m1")).isEqualTo(TurnView.COMPLETED);
+        assertThat(sub.sends()).hasSize(1);
+        assertThat(sub.all(Effect.GetTask.class)).hasSize(1);
+    }
+
+    @Test
     @DisplayName("Replies: Name the task and its contextId on its events — otherwise, as for a bare Message, the "
             + "outcome is unknown and the turn is sent again")
     void replies_eventsWithoutTaskOrContextAreUnknownOutcome() {

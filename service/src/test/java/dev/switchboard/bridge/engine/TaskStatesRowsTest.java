@@ -103,7 +103,7 @@ class TaskStatesRowsTest {
         EngineHarness h = EngineHarness.a2a();
         h.firstTurn("m1", "deploy");
         h.event(task("t1", "c1", TaskState.WORKING));
-        h.event(update("t1", "c1", TaskState.AUTH_REQUIRED));
+        h.event(task("t1", "c1", TaskState.AUTH_REQUIRED)); // a full Task: an update alone does not pause (below)
         assertThat(h.lastView("m1")).isEqualTo(TurnView.PAUSED);
         assertThat(h.all(Effect.AskQuestion.class)).isEmpty();
         h.advance(Duration.ofDays(2));
@@ -131,6 +131,49 @@ class TaskStatesRowsTest {
         kagent.stream(task("t1", "c1", TaskState.AUTH_REQUIRED));
         kagent.chat("m2", "done");
         assertThat(kagent.last).noneMatch(EngineHarness::isCall);
+    }
+
+    @Test
+    @DisplayName("Task states: auth-required — treated as paused only when settled: a status update saying "
+            + "auth-required does not pause the turn; the stream must end with a full Task in that state, else GetTask "
+            + "settles the turn after a second (Replies)")
+    void states_authRequiredUpdateDoesNotPauseUntilAFullTaskOrGetTaskSaysSo() {
+        // the update alone: still running, the stream stays open, and the agent may move on on it
+        EngineHarness h = EngineHarness.a2a();
+        h.firstTurn("m1", "deploy");
+        h.event(task("t1", "c1", TaskState.WORKING));
+        h.event(update("t1", "c1", TaskState.AUTH_REQUIRED));
+        assertThat(h.lastView("m1")).isEqualTo(TurnView.RUNNING);
+        assertThat(h.turn("m1").phase()).isEqualTo(Phase.STREAMING);
+        assertThat(h.all(Effect.CloseStream.class)).as("the stream is not cut").isEmpty();
+        h.stream(update("t1", "c1", TaskState.WORKING), artifact("t1", "c1", "a1", "deployed", false),
+                task("t1", "c1", TaskState.COMPLETED, "deployed"));
+        assertThat(h.lastView("m1")).isEqualTo(TurnView.COMPLETED);
+        assertThat(h.views("m1")).doesNotContain(TurnView.PAUSED);
+
+        // a stream that ends on the update: GetTask after a second, and its auth-required pauses the turn
+        EngineHarness ended = EngineHarness.a2a();
+        ended.firstTurn("m1", "deploy");
+        ended.stream(task("t1", "c1", TaskState.WORKING), update("t1", "c1", TaskState.AUTH_REQUIRED));
+        assertThat(ended.lastView("m1")).isEqualTo(TurnView.RUNNING);
+        ended.advance(Duration.ofMillis(999));
+        assertThat(ended.all(Effect.GetTask.class)).isEmpty();
+        ended.advance(Duration.ofMillis(1));
+        assertThat(ended.call(Effect.GetTask.class).taskId()).isEqualTo("t1");
+        ended.read(task("t1", "c1", TaskState.AUTH_REQUIRED));
+        assertThat(ended.lastView("m1")).isEqualTo(TurnView.PAUSED);
+        assertThat(ended.turn("m1").phase()).isEqualTo(Phase.PAUSED_AUTH);
+        assertThat(ended.nextCall(Duration.ofDays(2))).as("no prompt, no timeout").isNull();
+        assertThat(ended.all(Effect.AskQuestion.class)).isEmpty();
+
+        // a stream that ends on the update, and GetTask shows the agent has moved on: followed, never paused
+        EngineHarness moved = EngineHarness.a2a();
+        moved.firstTurn("m1", "deploy");
+        moved.stream(task("t1", "c1", TaskState.WORKING), update("t1", "c1", TaskState.AUTH_REQUIRED));
+        assertThat(moved.nextCall(Duration.ofSeconds(1))).isInstanceOf(Effect.GetTask.class);
+        moved.read(task("t1", "c1", TaskState.WORKING));
+        assertThat(moved.expect(Effect.Subscribe.class).taskId()).isEqualTo("t1");
+        assertThat(moved.views("m1")).doesNotContain(TurnView.PAUSED);
     }
 
     @Test

@@ -145,7 +145,7 @@ class AChunkWritesOnePostTest {
         Turn changed = new Turn(t.messageId(), t.text(), t.actor(), t.acceptedAt(), t.phase(), t.view(), t.outcome(),
                 t.waiting(), t.progress(), t.retries(), new Turn.Following(f.subscribed(), f.subscribeUnsupported(),
                         deadline, f.lastEventWasTask(), f.streamLostAt(), f.lastSignOfLife(), f.pollAttempt(),
-                        f.listPages()), t.cancelling(), t.question());
+                        f.listPages()), t.cancelling(), t.question(), t.trace());
         List<Turn> turns = new java.util.ArrayList<>(s.turns());
         turns.set(0, changed);
         return new Session(s.id(), s.platform(), s.dialect(), s.questionsAllowed(), s.questionTimeout(),
