@@ -115,6 +115,39 @@ class KagentWebChatTest {
     }
 
     @Test
+    @DisplayName("kagent-v1: a nested approval shows the subagent's tools, and the answer approves those")
+    void kagent_nestedApprovalAnswersTheSubagentsTools() {
+        start(TestAgentOptions.kagent("sre"));
+        Sent s = chat.newThread("sre", "/approvenested");
+        Post q = question(s);
+        assertThat(q.data().path("subagent").asText()).isNotBlank();
+        assertThat(chat.answerQuestion(s.threadId(), "{\"questionId\":\"" + q.id() + "\",\"decision\":\"approve\"}")
+                .statusCode()).isEqualTo(201);
+        chat.awaitState(s.threadId(), s.messageId(), "completed");
+        JsonNode approvals = sends().get(1).metadata().path(Hitl.URI).path("approvals");
+        assertThat(approvals).hasSize(q.data().path("tools").size());
+        for (int i = 0; i < approvals.size(); i++) {
+            assertThat(approvals.get(i).path("id").asText()).as("the nested tools' ids")
+                    .isEqualTo(q.data().path("tools").get(i).path("id").asText());
+        }
+        assertThat(chat.answer(s.threadId(), s.messageId())).contains("approved");
+    }
+
+    @Test
+    @DisplayName("kagent-v1: several tools of one request are approved or rejected together")
+    void kagent_severalToolsInOneRequest() {
+        start(TestAgentOptions.kagent("sre"));
+        Sent s = chat.newThread("sre", "/approvemany");
+        Post q = question(s);
+        assertThat(q.data().path("tools").size()).isGreaterThan(1);
+        assertThat(chat.answerQuestion(s.threadId(), "{\"questionId\":\"" + q.id() + "\",\"decision\":\"reject\"}")
+                .statusCode()).isEqualTo(201);
+        chat.awaitState(s.threadId(), s.messageId(), "completed");
+        assertThat(sends().get(1).metadata().path(Hitl.URI).path("approvals")).hasSize(q.data().path("tools").size())
+                .allSatisfy(a -> assertThat(a.path("approved").asBoolean(true)).isFalse());
+    }
+
+    @Test
     @DisplayName("kagent-v1: Reject carries its reason to the agent")
     void kagent_rejectionWithAReason() {
         start(TestAgentOptions.kagent("sre"));
