@@ -222,7 +222,7 @@ public final class SessionDriver implements AutoCloseable {
                     && Post.QUESTION.equals(p.kind())).orElseThrow(() -> new TurnRefused.NotTheQuestion(questionId,
                             "no question " + questionId + " in this thread"));
             if (store.post(messageId).isPresent()) {
-                return null; // the same answer again: accept returns the post it made the first time
+                return admitNow(thread, messageId, text, actor, null, answer); // the same answer again: its post
             }
             threads.putIfAbsent(thread.threadId(), thread);
             Session session = load(thread.threadId());
@@ -239,8 +239,9 @@ public final class SessionDriver implements AutoCloseable {
             if (problem != null) {
                 throw new TurnRefused.NotTheQuestion(questionId, problem);
             }
-            return null;
-        }).compose(ok -> admit(thread, messageId, text, actor, null, answer));
+            // checked and taken in one go on the lane: nothing of the thread can settle the question in between
+            return admitNow(thread, messageId, text, actor, null, answer);
+        });
     }
 
     /**
@@ -255,39 +256,43 @@ public final class SessionDriver implements AutoCloseable {
     /** Accepts a message or a structured answer into the thread's session, on its lane. */
     private Future<Post> admit(ChatThread thread, String messageId, String text, Actor actor, String trace,
             Hitl.Answer structured) {
-        return onLane(thread.threadId(), () -> {
-            Optional<Post> existing = store.post(messageId);
-            if (existing.isPresent()) {
-                if (!existing.get().threadId().equals(thread.threadId()) || !Post.USER.equals(existing.get().kind())) {
-                    throw new TurnRefused.MessageIdTaken(messageId);
-                }
-                return existing.get();
+        return onLane(thread.threadId(), () -> admitNow(thread, messageId, text, actor, trace, structured));
+    }
+
+    /** {@link #admit}'s work, on the thread's lane. */
+    private Post admitNow(ChatThread thread, String messageId, String text, Actor actor, String trace,
+            Hitl.Answer structured) {
+        Optional<Post> existing = store.post(messageId);
+        if (existing.isPresent()) {
+            if (!existing.get().threadId().equals(thread.threadId()) || !Post.USER.equals(existing.get().kind())) {
+                throw new TurnRefused.MessageIdTaken(messageId);
             }
-            threads.putIfAbsent(thread.threadId(), thread);
-            Instant now = clock.instant();
-            lastInput.put(thread.threadId(), now);
-            Session session = load(thread.threadId());
-            if (!session.awaitsAnswer() && session.queuedTurns() >= limits.maxQueuedTurns()) {
-                throw new TurnRefused.QueueFull(limits.maxQueuedTurns());
-            }
-            Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor, trace, structured), now);
-            Turn owner = ownerOf(t.session(), messageId);
-            String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
-            Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
-                    owner == null ? messageId : owner.messageId(), state, now, now);
-            List<Post> changed = metrics.commit(() -> store.commitStep(thread.threadId(), t.session(), t.effects(), accepted, now));
-            unsaved.remove(thread.threadId());
-            sessions.put(thread.threadId(), t.session());
-            if (owner == null || owner.messageId().equals(messageId)) {
-                metrics.turnStarted(thread.binding());
-                turnStarts.computeIfAbsent(thread.threadId(), k -> new ConcurrentHashMap<>()).put(messageId, now);
-            }
-            observe(thread.threadId(), t, now);
-            changed.forEach(p -> platforms.show(thread, p));
-            run(thread.threadId(), t);
-            cancelTimersIfIdle(thread.threadId(), t.session());
-            return changed.get(0);
-        });
+            return existing.get();
+        }
+        threads.putIfAbsent(thread.threadId(), thread);
+        Instant now = clock.instant();
+        lastInput.put(thread.threadId(), now);
+        Session session = load(thread.threadId());
+        if (!session.awaitsAnswer() && session.queuedTurns() >= limits.maxQueuedTurns()) {
+            throw new TurnRefused.QueueFull(limits.maxQueuedTurns());
+        }
+        Transition t = engine.step(session, new Input.ChatMessage(messageId, text, actor, trace, structured), now);
+        Turn owner = ownerOf(t.session(), messageId);
+        String state = owner == null ? "queued" : owner.view().name().toLowerCase(Locale.ROOT);
+        Post accepted = new Post(messageId, thread.threadId(), 0, Post.USER, text, actor,
+                owner == null ? messageId : owner.messageId(), state, now, now);
+        List<Post> changed = metrics.commit(() -> store.commitStep(thread.threadId(), t.session(), t.effects(), accepted, now));
+        unsaved.remove(thread.threadId());
+        sessions.put(thread.threadId(), t.session());
+        if (owner == null || owner.messageId().equals(messageId)) {
+            metrics.turnStarted(thread.binding());
+            turnStarts.computeIfAbsent(thread.threadId(), k -> new ConcurrentHashMap<>()).put(messageId, now);
+        }
+        observe(thread.threadId(), t, now);
+        changed.forEach(p -> platforms.show(thread, p));
+        run(thread.threadId(), t);
+        cancelTimersIfIdle(thread.threadId(), t.session());
+        return changed.get(0);
     }
 
     /**
