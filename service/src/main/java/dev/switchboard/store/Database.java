@@ -148,14 +148,17 @@ public final class Database implements AutoCloseable {
         // one writer connection (ChatStore's group commit) and readers: more than SQLite's 4, as PostgreSQL reads in
         // parallel; the server's max_connections bounds the sum over replicas
         config.setMaximumPoolSize(8);
-        config.setInitializationFailTimeout(-1); // the first connection is made below, with a message of ours
-        HikariDataSource ds = new HikariDataSource(config);
-        try (java.sql.Connection c = ds.getConnection()) {
-            c.isValid(5);
-        } catch (java.sql.SQLException | RuntimeException e) {
-            ds.close();
+        HikariDataSource ds;
+        try {
+            // the pool makes its first connection now: a store that cannot be reached fails the start at once
+            ds = new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
             // the driver's message names the host, the database and the user; never the password
-            throw new IllegalStateException("cannot connect to the store " + redact(store) + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot connect to the store " + redact(store) + ": " + root.getMessage(), e);
         }
         migrate(ds, Dialect.POSTGRESQL);
         return new Database(ds, Dialect.POSTGRESQL);

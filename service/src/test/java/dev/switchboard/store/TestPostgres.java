@@ -83,6 +83,8 @@ public final class TestPostgres {
             Path bin = findBin();
             try {
                 server = new TestPostgres(bin);
+                System.err.println("test PostgreSQL (" + bin + ") started in " + server.startMillis + " ms on port "
+                        + server.port + " in " + server.dir);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start the test PostgreSQL from " + bin + ": " + e.getMessage(), e);
             } catch (InterruptedException e) {
