@@ -93,7 +93,10 @@ public final class SwitchboardApp {
             LOG.warn(Exposure.describe(config.server(), missing));
         }
         return vertx.executeBlocking(() -> {
-            Database db = Database.open(config.server().store());
+            // the PostgreSQL password, when the config names one: never logged, never in a message
+            String storePassword = config.server().storePasswordSecretRef() == null ? null
+                    : config.secret(config.server().storePasswordSecretRef()).orElse(null);
+            Database db = Database.open(config.server().store(), storePassword);
             try {
                 AgentRegistry registry = new AgentRegistry(new SqlRegistrationStore(db.dataSource()),
                         config.server().registrationTtl(), config.server().registry().maxRegistrations());

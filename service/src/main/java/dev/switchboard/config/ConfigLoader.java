@@ -110,6 +110,7 @@ public final class ConfigLoader {
             }
         }
         checkReferences(source, backends, bindings, secrets);
+        checkSecret(source, "Server", "spec.storePasswordSecretRef", server.storePasswordSecretRef(), secrets);
         checkSlackApps(source, slackApps, bindings, secrets);
         checkTriggers(source, triggers, bindings, secrets);
         return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge,
@@ -132,8 +133,19 @@ public final class ConfigLoader {
             port = doc.port("spec.listen", listen.substring(colon + 1));
         }
         String store = doc.optionalText(spec, "store", d.store());
-        if (!store.startsWith("sqlite:")) {
-            throw doc.error("spec.store", "'" + store + "' is not supported: use sqlite:PATH (PostgreSQL comes later)");
+        if (store.startsWith(dev.switchboard.store.Database.POSTGRESQL_PREFIX)) {
+            try {
+                dev.switchboard.store.Database.jdbcUrl(store);
+            } catch (IllegalArgumentException e) {
+                throw doc.error("spec.store", e.getMessage()); // says what is wrong, never the URL: it may hold a password
+            }
+        } else if (!store.startsWith("sqlite:")) {
+            throw doc.error("spec.store", "'" + dev.switchboard.store.Database.redact(store)
+                    + "' is not supported: use sqlite:PATH or postgresql://host:5432/db?user=NAME");
+        }
+        SecretRef storePassword = secretRef(doc, spec.path("storePasswordSecretRef"), "spec.storePasswordSecretRef");
+        if (storePassword != null && !store.startsWith(dev.switchboard.store.Database.POSTGRESQL_PREFIX)) {
+            throw doc.error("spec.storePasswordSecretRef", "is only for a postgresql:// store");
         }
         String adminToken = doc.optionalText(spec, "adminToken", null);
         if (adminToken != null && adminToken.isBlank()) {
@@ -213,7 +225,7 @@ public final class ConfigLoader {
         RegistrySettings registry = new RegistrySettings(allowedHosts, (int) Math.min(Integer.MAX_VALUE,
                 doc.positiveLong(r, "maxRegistrations", "spec.registry.maxRegistrations", rd.maxRegistrations())));
         return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway, insecure,
-                publicUrl, http, registry);
+                publicUrl, http, registry, storePassword);
     }
 
     /** scheme://host[:port] with no path, query, fragment or userinfo; a trailing slash is dropped. */

@@ -11,7 +11,8 @@ import java.util.List;
  *
  * @param host listen address (default 127.0.0.1: nothing is reachable from the network unless asked for)
  * @param port listen port (default 8080)
- * @param store {@code sqlite:PATH} (default {@code sqlite:./data/switchboard.db})
+ * @param store {@code sqlite:PATH} (default {@code sqlite:./data/switchboard.db}) or
+ *     {@code postgresql://host[:port]/db[?user=…&sslmode=…]}; never holds a password
  * @param adminToken when set, registry writes need it as a bearer token (at least 16 characters)
  * @param apiKeys when set, gateway callers need one
  * @param callerIdHeader header carrying the caller's identity to agents (default X-Switchboard-Caller-ID)
@@ -21,6 +22,7 @@ import java.util.List;
  *     chat's Host and Origin checks; null means the listen address
  * @param http bounds on connections
  * @param registry what API-registered agents may be
+ * @param storePasswordSecretRef the PostgreSQL password, a key of a Secret; null: the environment's PGPASSWORD, if any
  */
 public record ServerSpec(
         String host,
@@ -34,7 +36,16 @@ public record ServerSpec(
         boolean insecure,
         String publicUrl,
         HttpLimits http,
-        RegistrySettings registry) {
+        RegistrySettings registry,
+        SecretRef storePasswordSecretRef) {
+
+    /** A server with no store password of its own. */
+    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
+            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
+            HttpLimits http, RegistrySettings registry) {
+        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
+                registry, null);
+    }
 
     public static final String DEFAULT_CALLER_ID_HEADER = "X-Switchboard-Caller-ID";
     public static final String DEFAULT_HOST = "127.0.0.1";
@@ -48,22 +59,24 @@ public record ServerSpec(
 
     public ServerSpec withListen(String newHost, int newPort) {
         return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry);
+                insecure, publicUrl, http, registry, storePasswordSecretRef);
     }
 
     public ServerSpec withStore(String newStore) {
         return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry);
+                insecure, publicUrl, http, registry, storePasswordSecretRef);
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry);
+                newInsecure, publicUrl, http, registry, storePasswordSecretRef);
     }
 
     @Override
     public String toString() {
-        return "ServerSpec[host=" + host + ", port=" + port + ", store=" + store + ", adminToken="
+        return "ServerSpec[host=" + host + ", port=" + port + ", store=" + dev.switchboard.store.Database.redact(store)
+                + ", storePassword=" + (storePasswordSecretRef == null ? "none" : "secret " + storePasswordSecretRef.name())
+                + ", adminToken="
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
                 + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl + "]";
     }

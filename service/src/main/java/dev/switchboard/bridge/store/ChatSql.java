@@ -36,6 +36,8 @@ final class ChatSql {
     /** A reply first taken as an answer may become a turn of its own; written only when it does. */
     static final String ADOPT_TURN = "UPDATE chat_post SET turn_message_id = post_id "
             + "WHERE post_id = ? AND kind = 'user' AND turn_message_id IS NOT post_id";
+    /** {@link #ADOPT_TURN} in PostgreSQL's words: it has no {@code IS NOT} between two values. */
+    static final String ADOPT_TURN_POSTGRESQL = ADOPT_TURN.replace(" IS NOT post_id", " IS DISTINCT FROM post_id");
     /** A turn's state, shown on its own post and on the answers to its questions; the changed posts read back. */
     static final String TURN_STATE = "UPDATE chat_post SET state = ?, updated_at = ? "
             + "WHERE turn_message_id = ? AND kind = 'user' RETURNING *";

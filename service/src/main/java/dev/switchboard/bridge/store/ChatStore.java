@@ -3,6 +3,7 @@ package dev.switchboard.bridge.store;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.Effect;
 import dev.switchboard.bridge.engine.Session;
+import dev.switchboard.store.Database;
 import dev.switchboard.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,6 +28,8 @@ public final class ChatStore {
     /** the connection every write goes through, and its prepared statements; guarded by {@link #writeLock} */
     private Connection writer;
     private final Map<String, PreparedStatement> statements = new java.util.HashMap<>();
+    /** the store's SQL dialect, read from the writer when it is opened; guarded by {@link #writeLock} */
+    private Database.Dialect dialect = Database.Dialect.SQLITE;
     private final java.util.concurrent.atomic.AtomicLong sessionWrites = new java.util.concurrent.atomic.AtomicLong();
 
     public ChatStore(DataSource dataSource) {
@@ -179,7 +182,8 @@ public final class ChatStore {
                     // the turn's own post and the answers to its questions all show the turn's state
                     String state = t.state().name().toLowerCase(java.util.Locale.ROOT);
                     // a reply first taken as an answer may become a turn of its own: it then follows its own state
-                    updateIn(c, ChatSql.ADOPT_TURN, t.messageId());
+                    updateIn(c, dialect == Database.Dialect.POSTGRESQL ? ChatSql.ADOPT_TURN_POSTGRESQL : ChatSql.ADOPT_TURN,
+                            t.messageId());
                     updateReturning(c, changed, ChatSql.TURN_STATE, state, now.toString(), t.messageId());
                 }
             }
@@ -381,7 +385,8 @@ public final class ChatStore {
         try {
             Connection c = writer();
             try {
-                exec(c, "BEGIN IMMEDIATE");
+                // SQLite: take the write lock now, not at the first write (see Database); PostgreSQL locks rows as it goes
+                exec(c, dialect == Database.Dialect.POSTGRESQL ? "BEGIN" : "BEGIN IMMEDIATE");
                 for (Pending<?> p : batch) {
                     exec(c, "SAVEPOINT write");
                     try {
@@ -417,6 +422,7 @@ public final class ChatStore {
         if (writer == null) {
             writer = dataSource.getConnection();
             writer.setAutoCommit(true);
+            dialect = Database.Dialect.of(writer);
         }
         return writer;
     }

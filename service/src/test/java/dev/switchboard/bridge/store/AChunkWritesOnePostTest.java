@@ -15,6 +15,7 @@ import dev.switchboard.protocol.model.TaskArtifactUpdateEvent;
 import dev.switchboard.protocol.model.TaskState;
 import dev.switchboard.protocol.model.TaskStatus;
 import dev.switchboard.store.Database;
+import dev.switchboard.store.TestStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 9, lean writes: a streamed chunk updates one post. The session is not rewritten for a chunk that changed
@@ -33,7 +37,12 @@ import org.junit.jupiter.api.io.TempDir;
  * (after a crash, or after it left memory) takes its active turn's answer from there. Recovery then reads the task
  * again, and the post shows the task's artifacts.
  */
+@ParameterizedClass(name = "{0}")
+@EnumSource(TestStore.class)
 class AChunkWritesOnePostTest {
+
+    @Parameter
+    TestStore kind;
 
     static final Instant T0 = Instant.parse("2025-06-01T09:00:00Z");
 
@@ -46,7 +55,7 @@ class AChunkWritesOnePostTest {
 
     @BeforeEach
     void open() {
-        db = Database.open("sqlite:" + dir.resolve("chunks.db"));
+        db = kind.open(dir);
         store = new ChatStore(db.dataSource());
         store.createThread(new ChatThread("thread-1", "web", "stream", "stream", "a thread", T0, T0));
     }

@@ -1,0 +1,98 @@
+package dev.switchboard.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.protocol.model.AgentSkill;
+import dev.switchboard.registry.AgentOrigin;
+import dev.switchboard.registry.AgentRegistry;
+import dev.switchboard.registry.RegisteredAgent;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Issue 12: the registry's table on SQLite and PostgreSQL. */
+class RegistrationStoreOnBothDialectsTest {
+
+    static final Instant T0 = Instant.parse("2025-06-01T09:00:00Z");
+
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void aRegistrationIsSavedReplacedKeepingItsFirstTimeAndDeleted(TestStore kind, @TempDir Path dir) {
+        try (Database db = kind.open(dir)) {
+            SqlRegistrationStore store = new SqlRegistrationStore(db.dataSource());
+            store.save(agent("a1", "first", T0, T0));
+            store.save(agent("a2", "other", T0, T0.plusMillis(250)));
+            store.save(agent("a1", "second", T0.plusSeconds(60), T0.plusSeconds(60)));
+            List<RegisteredAgent> all = new ArrayList<>(store.loadAll());
+            all.sort(java.util.Comparator.comparing(RegisteredAgent::id));
+            assertThat(all).extracting(RegisteredAgent::id).containsExactly("a1", "a2");
+            RegisteredAgent a1 = all.get(0);
+            assertThat(a1.name()).isEqualTo("second");
+            assertThat(a1.registeredAt()).isEqualTo(T0);
+            assertThat(a1.lastSeen()).isEqualTo(T0.plusSeconds(60));
+            assertThat(a1.skills()).singleElement().extracting(AgentSkill::id).isEqualTo("s1");
+            assertThat(a1.origin()).isEqualTo(AgentOrigin.DYNAMIC);
+            assertThat(all.get(1).lastSeen()).isEqualTo(T0.plusMillis(250));
+            store.delete("a1");
+            store.delete("none");
+            assertThat(store.loadAll()).extracting(RegisteredAgent::id).containsExactly("a2");
+        }
+    }
+
+    /** The registry's race (ConcurrentRegistryWritesStayConsistentTest) on both stores: store and memory agree. */
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void writesOfOneIdReleasedAtOnceLeaveStoreAndMemoryAgreeing(TestStore kind, @TempDir Path dir) throws Exception {
+        int threads = 8;
+        try (Database db = kind.open(dir)) {
+            SqlRegistrationStore store = new SqlRegistrationStore(db.dataSource());
+            AgentRegistry registry = new AgentRegistry(store, Duration.ofMillis(1), 1000);
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                for (int round = 0; round < 40; round++) {
+                    String id = "race-" + round;
+                    registry.register(agent(id, "n", Instant.now(), Instant.now()), Instant.now());
+                    CyclicBarrier start = new CyclicBarrier(threads);
+                    List<java.util.concurrent.Future<?>> work = new ArrayList<>();
+                    for (int t = 0; t < threads; t++) {
+                        int k = (t + round) % 4;
+                        work.add(pool.submit(() -> {
+                            start.await(30, TimeUnit.SECONDS);
+                            Instant now = Instant.now();
+                            switch (k) {
+                                case 0 -> registry.register(agent(id, "n", now, now), now);
+                                case 1 -> registry.deregister(id);
+                                case 2 -> registry.heartbeat(id, now);
+                                default -> registry.expire(now.plusSeconds(1));
+                            }
+                            return null;
+                        }));
+                    }
+                    for (java.util.concurrent.Future<?> f : work) {
+                        f.get(60, TimeUnit.SECONDS);
+                    }
+                    boolean inMemory = registry.find(id).isPresent();
+                    boolean stored = store.loadAll().stream().anyMatch(a -> a.id().equals(id));
+                    assertThat(stored).as("round " + round).isEqualTo(inMemory);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    static RegisteredAgent agent(String id, String name, Instant registered, Instant seen) {
+        return new RegisteredAgent(id, name, "http://127.0.0.1:1/", "d", "1", List.of(new AgentSkill("s1", "skill", "",
+                List.of("t"), null, null, null)), List.of("text/plain"), List.of("text/plain"), List.of("1.0"), null, null,
+                AgentOrigin.DYNAMIC, registered, seen);
+    }
+}
