@@ -160,7 +160,11 @@ final class SlackRoutes {
         String payload = null;
         for (String pair : new String(raw, StandardCharsets.UTF_8).split("&")) {
             if (pair.startsWith("payload=")) {
-                payload = URLDecoder.decode(pair.substring("payload=".length()), StandardCharsets.UTF_8);
+                try {
+                    payload = URLDecoder.decode(pair.substring("payload=".length()), StandardCharsets.UTF_8);
+                } catch (IllegalArgumentException e) {
+                    payload = null; // a broken %-escape: not a payload (a 400 below), not a failure of ours
+                }
             }
         }
         JsonObject json;

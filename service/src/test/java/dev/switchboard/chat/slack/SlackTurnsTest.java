@@ -178,6 +178,11 @@ class SlackTurnsTest {
                 .status()).isEqualTo(401);
         assertThat(rig.events().deliverRaw(url, bad, "application/x-www-form-urlencoded", EventOptions.defaults())
                 .status()).as("signed: its payload is read, the odd field is not").isEqualTo(200);
+        // and a signed payload whose url-encoding is broken was a 500 (URLDecoder's IllegalArgumentException)
+        for (String broken : List.of("payload=%zz", "payload=%7B%", "payload=%u0041")) {
+            assertThat(rig.events().deliverRaw(url, broken, "application/x-www-form-urlencoded", EventOptions.defaults())
+                    .status()).as(broken).isEqualTo(400);
+        }
     }
 
     @ParameterizedTest
