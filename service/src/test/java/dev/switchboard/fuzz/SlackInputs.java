@@ -60,7 +60,8 @@ final class SlackInputs {
         Signing signing;
         if (pick < 14) {
             signing = Signing.VALID;
-            String ts = Long.toString(now + oneOf(r, 0L, 0L, 0L, -299L, 299L, -60L));
+            // well inside the 5 minutes: a case waits for its turn to be sent (seconds, in a long run)
+            String ts = Long.toString(now + oneOf(r, 0L, 0L, 0L, -240L, 240L, -60L));
             String tsHeader = r.nextInt(10) == 0 ? " " + ts + " " : ts;
             headers.add(new String[] {"X-Slack-Request-Timestamp", tsHeader});
             headers.add(new String[] {"X-Slack-Signature", sign(secret, ts, body)});
@@ -68,7 +69,7 @@ final class SlackInputs {
         } else if (pick < 16) {
             signing = Signing.STALE;
             // Long.MIN_VALUE + now: now - ts overflows to Long.MIN_VALUE, whose Math.abs is negative
-            String ts = Long.toString(oneOf(r, now - 301, now + 301, now - 86_400, 0L, -1L, 1L, Long.MAX_VALUE,
+            String ts = Long.toString(oneOf(r, now - 360, now + 360, now - 86_400, 0L, -1L, 1L, Long.MAX_VALUE,
                     Long.MIN_VALUE, Long.MIN_VALUE + now, Long.MIN_VALUE + now + 1, Long.MAX_VALUE - 1));
             headers.add(new String[] {"X-Slack-Request-Timestamp", ts});
             headers.add(new String[] {"X-Slack-Signature", sign(secret, ts, body)});
