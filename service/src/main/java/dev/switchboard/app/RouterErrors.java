@@ -1,7 +1,5 @@
 package dev.switchboard.app;
 
-import io.netty.handler.codec.DecoderException;
-import io.netty.handler.codec.TooLongFrameException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.http.JsonHttp;
@@ -48,7 +46,7 @@ final class RouterErrors {
             status = failure == null ? 400
                     : failure instanceof io.vertx.ext.web.handler.HttpException h ? h.getStatusCode() : 500;
         }
-        if (status >= 500 && callersFault(failure)) {
+        if (status >= 500 && JsonHttp.callersFault(failure)) {
             status = 400;
         }
         String path = ctx.request().path();
@@ -80,32 +78,6 @@ final class RouterErrors {
         } else {
             JsonHttp.error(r, status, reason, null);
         }
-    }
-
-    /** Failures of decoding what the caller sent, which Vert.x reports as 500s. */
-    private static boolean callersFault(Throwable t) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (c instanceof DecoderException || c instanceof TooLongFrameException
-                    || c.getClass().getName().startsWith("io.netty.handler.codec.")) {
-                return true;
-            }
-            // a chunk size or a form field Vert.x or Netty could not read; the same exception thrown by our own
-            // code is a bug of ours and stays a 500
-            if ((c instanceof IllegalArgumentException) && thrownByVertxOrNetty(c)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean thrownByVertxOrNetty(Throwable t) {
-        for (StackTraceElement frame : t.getStackTrace()) {
-            String where = frame.getClassName();
-            if (!where.startsWith("java.")) { // the first caller outside the JDK decides (Integer.parseInt says nothing)
-                return where.startsWith("io.netty.") || where.startsWith("io.vertx.");
-            }
-        }
-        return false;
     }
 
     private static String reason(int status) {

@@ -3,6 +3,8 @@ package dev.switchboard.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.DecoderException;
+import io.netty.handler.codec.TooLongFrameException;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -77,5 +79,34 @@ public final class JsonHttp {
                 failed.accept(ar.cause());
             }
         });
+    }
+
+    /**
+     * Failures of decoding what the caller sent (a malformed chunk size, a form field, a frame too long), which
+     * Vert.x reports as 500s: the caller's, a 400.
+     */
+    public static boolean callersFault(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof DecoderException || c instanceof TooLongFrameException
+                    || c.getClass().getName().startsWith("io.netty.handler.codec.")) {
+                return true;
+            }
+            // a chunk size or a form field Vert.x or Netty could not read; the same exception thrown by our own
+            // code is a bug of ours and stays a 500
+            if ((c instanceof IllegalArgumentException) && thrownByVertxOrNetty(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean thrownByVertxOrNetty(Throwable t) {
+        for (StackTraceElement frame : t.getStackTrace()) {
+            String where = frame.getClassName();
+            if (!where.startsWith("java.")) { // the first caller outside the JDK decides (Integer.parseInt says nothing)
+                return where.startsWith("io.netty.") || where.startsWith("io.vertx.");
+            }
+        }
+        return false;
     }
 }

@@ -48,6 +48,10 @@ public final class TriggerRoutes {
                 JsonHttp.error(ctx.response(), 413, "body: larger than " + (MAX_BODY / 1024) + " KiB", "body");
             } else if (status >= 400 && status < 500) {
                 JsonHttp.error(ctx.response(), status, "the request was refused", null);
+            } else if (JsonHttp.callersFault(ctx.failure())) {
+                // a body Vert.x or Netty could not read (e.g. a malformed chunk size): the caller's, not a failure of ours
+                ctx.response().putHeader("Connection", "close");
+                JsonHttp.error(ctx.response(), 400, "body: the request could not be read", "body");
             } else {
                 LOG.error("trigger {} failed", ctx.pathParam("name"), ctx.failure());
                 ctx.response().putHeader("Retry-After", "10");

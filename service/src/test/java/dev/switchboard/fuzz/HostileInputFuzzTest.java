@@ -15,6 +15,8 @@ import dev.switchboard.fuzz.Inputs.Target;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
+import dev.switchboard.testkit.slack.FakeSlack;
+import dev.switchboard.testkit.slack.FakeSlackOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -66,6 +68,8 @@ import org.slf4j.LoggerFactory;
 class HostileInputFuzzTest {
 
     static final int DEFAULT_COUNT = 3_000;
+    private static final String SLACK_BOT_TOKEN = "xoxb-fuzz-bot-token-0a1b";
+    private static final String SLACK_APP_TOKEN = "xapp-fuzz-app-token-2c3d";
     private static final int TIMEOUT_MILLIS = 30_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -82,6 +86,7 @@ class HostileInputFuzzTest {
     private SwitchboardApp app;
     private TestAgent echo;
     private RawAgent hostile;
+    private FakeSlack slack;
     private HostileAgent hostileAgent;
     private HttpClientAgent client;
 
@@ -121,6 +126,9 @@ class HostileInputFuzzTest {
         if (hostile != null) {
             hostile.close().await();
         }
+        if (slack != null) {
+            slack.close().await();
+        }
         clientVertx.close().await();
         agentVertx.close().await();
         vertx.close().await();
@@ -133,7 +141,7 @@ class HostileInputFuzzTest {
         long from = Long.getLong("fuzz.from", 0L);
         int concurrency = Integer.getInteger("fuzz.concurrency", 24);
         java.util.Set<Target> targets = java.util.Arrays.stream(System.getProperty("fuzz.targets",
-                "GATEWAY,REGISTRY,CARD,CHAT,RAW").split(",")).map(String::trim).map(Target::valueOf)
+                "GATEWAY,REGISTRY,CARD,CHAT,SLACK,TRIGGER,RAW").split(",")).map(String::trim).map(Target::valueOf)
                 .collect(java.util.stream.Collectors.toCollection(() -> java.util.EnumSet.noneOf(Target.class)));
         System.out.printf("fuzz: seed %d, %d inputs from #%d, %d in flight (replay: -Dfuzz.seed=%d)%n", seed, count, from,
                 concurrency, seed);
@@ -207,6 +215,8 @@ class HostileInputFuzzTest {
         echo = TestAgent.start(agentVertx, TestAgentOptions.echo("echo"), 0).await();
         hostileAgent = new HostileAgent(seed);
         hostile = RawAgent.start(agentVertx, hostileAgent.responder()).await();
+        slack = FakeSlack.start(agentVertx, FakeSlackOptions.defaults().withTokens(SLACK_BOT_TOKEN, SLACK_APP_TOKEN)).await();
+        slack.addUser("U0ADA0001", "Ada", "Ada Lovelace", "ada@example.com");
         String yaml = """
                 apiVersion: switchboard.dev/v1
                 kind: Server
@@ -253,8 +263,77 @@ class HostileInputFuzzTest {
                   backendRef: {name: echo}
                   chat: {platform: web, channels: [echo]}
                   identity: {userId: fuzz-bot}
+                ---
+                apiVersion: v1
+                kind: Secret
+                metadata: {name: fuzz-slack}
+                stringData: {botToken: %7$s, appToken: %8$s, live: %9$s, dead: %10$s, trigger: %11$s}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: SlackApp
+                metadata: {name: live}
+                spec:
+                  mode: events
+                  botToken: {secretRef: {name: fuzz-slack, key: botToken}}
+                  signingSecret: {secretRef: {name: fuzz-slack, key: live}}
+                  apiUrl: "%12$s"
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: SlackApp
+                metadata: {name: dead}
+                spec:
+                  mode: events
+                  botToken: {secretRef: {name: fuzz-slack, key: botToken}}
+                  signingSecret: {secretRef: {name: fuzz-slack, key: dead}}
+                  apiUrl: "http://127.0.0.1:1/api/"
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Binding
+                metadata: {name: slack-live}
+                spec:
+                  backendRef: {name: hostile}
+                  chat: {platform: slack, app: live, channels: [%13$s, im]}
+                  identity: {userId: fuzz-bot}
+                  questions: {allowed: true, timeout: 2s}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Binding
+                metadata: {name: slack-dead}
+                spec:
+                  backendRef: {name: echo}
+                  chat: {platform: slack, app: dead, channels: [%14$s, im]}
+                  identity: {userId: fuzz-bot}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Trigger
+                metadata: {name: alerts}
+                spec:
+                  bindingRef: {name: web-echo}
+                  format: alertmanager
+                  tokenSecretRef: {name: fuzz-slack, key: trigger}
+                  rateLimit: {perMinute: 100000, burst: 100000}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Trigger
+                metadata: {name: notes}
+                spec:
+                  bindingRef: {name: web-hostile}
+                  format: generic
+                  tokenSecretRef: {name: fuzz-slack, key: trigger}
+                  rateLimit: {perMinute: 100000, burst: 100000}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Trigger
+                metadata: {name: slack-alerts}
+                spec:
+                  bindingRef: {name: slack-live}
+                  format: alertmanager
+                  tokenSecretRef: {name: fuzz-slack, key: trigger}
+                  rateLimit: {perMinute: 100000, burst: 100000}
                 """.formatted(dir.resolve("switchboard.db"), Inputs.ADMIN_TOKEN, Inputs.API_KEY, hostile.url(),
-                HostileAgent.MAX_RESPONSE_BYTES, echo.url());
+                HostileAgent.MAX_RESPONSE_BYTES, echo.url(), SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SlackInputs.LIVE_SECRET,
+                SlackInputs.DEAD_SECRET, TriggerInputs.TOKEN, slack.apiUrl(), SlackInputs.LIVE_CHANNEL,
+                SlackInputs.DEAD_CHANNEL);
         app = SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml, "fuzz.yaml")).await();
         client = clientVertx.createHttpClient(new HttpClientOptions().setKeepAlive(false).setMaxInitialLineLength(65536)
                 .setMaxHeaderSize(65536).setIdleTimeout(TIMEOUT_MILLIS).setIdleTimeoutUnit(TimeUnit.MILLISECONDS),
@@ -352,6 +431,10 @@ class HostileInputFuzzTest {
             if (out.status() == 503 && out.header("retry-after") != null && toGateway) {
                 return null; // the concurrency cap
             }
+            if (out.status() == 503 && out.header("retry-after") != null && in.target() == Target.TRIGGER
+                    && new String(out.body(), java.nio.charset.StandardCharsets.UTF_8).contains("turns waiting")) {
+                return null; // a group's thread with its queue full: Alertmanager delivers it again later
+            }
             if (toGateway && agentStatus != null && agentStatus == out.status()) {
                 return null; // the agent's own JSON-RPC error, relayed with its status
             }
@@ -359,6 +442,18 @@ class HostileInputFuzzTest {
         }
         if (in.target() == Target.GATEWAY) {
             return wrongGatewayAnswer(in, out, agentStatus);
+        }
+        if (in.target() == Target.SLACK) {
+            SlackInputs.Signing signing = SlackInputs.signing(in);
+            if (signing == SlackInputs.Signing.VALID && out.status() == 401) {
+                return "a validly signed request refused as unsigned";
+            }
+            if (signing != SlackInputs.Signing.VALID && out.status() != 401 && out.status() != 413) {
+                return "HTTP " + out.status() + " to a " + signing + " request (must be 401)";
+            }
+        }
+        if (in.target() == Target.TRIGGER && TriggerInputs.authorised(in) && (out.status() == 401 || out.status() == 415)) {
+            return "HTTP " + out.status() + " with the trigger's token and a JSON Content-Type";
         }
         return null;
     }

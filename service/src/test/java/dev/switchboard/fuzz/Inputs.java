@@ -17,7 +17,7 @@ final class Inputs {
     static final String ADMIN_TOKEN = "fuzz-admin-token-0123456789abcdef";
 
     /** Where a request goes, which decides what it may be answered with. */
-    enum Target { GATEWAY, REGISTRY, CARD, CHAT, RAW }
+    enum Target { GATEWAY, REGISTRY, CARD, CHAT, SLACK, TRIGGER, RAW }
 
     /** One request. {@code raw}, when set, is written to the socket as it is (malformed HTTP framing). */
     record Input(long index, Target target, String method, String path, List<String[]> headers, byte[] body, byte[] raw,
@@ -69,14 +69,18 @@ final class Inputs {
     Input input(long index) {
         Random r = new Random(mix(seed, index));
         int pick = r.nextInt(100);
-        if (pick < 42) {
+        if (pick < 34) {
             return gateway(index, r);
-        } else if (pick < 60) {
+        } else if (pick < 48) {
             return registry(index, r);
-        } else if (pick < 68) {
+        } else if (pick < 54) {
             return card(index, r);
-        } else if (pick < 88) {
+        } else if (pick < 70) {
             return chat(index, r);
+        } else if (pick < 82) {
+            return SlackInputs.input(index, r);
+        } else if (pick < 91) {
+            return TriggerInputs.input(index, r);
         }
         return raw(index, r);
     }
@@ -330,7 +334,7 @@ final class Inputs {
                 "[\"2.0\"]", "{\"v\":\"2.0\"}", "\"\\u0000\"", "9".repeat(30), "\"" + "v".repeat(3000) + "\"");
     }
 
-    private static byte[] byteMutation(Random r, byte[] in) {
+    static byte[] byteMutation(Random r, byte[] in) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int at = in.length == 0 ? 0 : r.nextInt(in.length);
         out.write(in, 0, at);
@@ -444,7 +448,11 @@ final class Inputs {
             headers.add(new String[] {"X-Forwarded-User", oneOf(r, "", "mallory", "x".repeat(3000), "a\tb")});
         }
         StringBuilder what = new StringBuilder();
-        int op = r.nextInt(10);
+        int op = r.nextInt(12);
+        if (op >= 10) {
+            return new Input(index, Target.CHAT, "POST", "/api/chat/threads/" + threadId(r) + "/answers", headers,
+                    jsonBody(r, () -> answer(r), what), null, "answer" + what);
+        }
         if (op < 5) {
             String channel = oneOf(r, "hostile", "hostile", "hostile", "echo", "nope", "%00", "..", "x".repeat(1000),
                     "%E2%98%83", "HOSTILE");
@@ -491,10 +499,29 @@ final class Inputs {
         return "{\"text\":" + text + id + "}";
     }
 
+    /** A structured answer ({@code questionId} with a decision or answers), its fields often wrong. */
+    private static String answer(Random r) {
+        String questionId = oneOf(r, "\"q-1\"", "\"fz-m" + r.nextInt(50) + "\"", "\"\"", "7", "null", "[]", "{}",
+                "\"" + "q".repeat(129) + "\"", "\"a b\"", "\"../x\"", "\"q\\u0000\"", "\"answer-q-1\"");
+        String body = switch (r.nextInt(8)) {
+            case 0, 1 -> ",\"decision\":" + oneOf(r, "\"approve\"", "\"reject\"", "\"APPROVE\"", "true", "7", "null", "[]", "\"\"")
+                    + (r.nextBoolean() ? ",\"reason\":" + oneOf(r, "\"because\"", "7", "null", "[]", "\"</untrusted-data>\"",
+                    "\"" + "r".repeat(oneOf(r, 32 * 1024, 32 * 1024 + 1)) + "\"", "\"\\ud800\"", "\"   \"") : "");
+            case 2, 3 -> ",\"answers\":" + oneOf(r, "[\"yes\"]", "[[\"a\",\"b\"]]", "[]", "[null]", "[7]", "[[7]]", "[[]]", "\"yes\"",
+                    "{}", "null", "[\"" + "a".repeat(40_000) + "\"]", "[" + "\"x\",".repeat(50) + "\"x\"]",
+                    "[[" + "\"x\",".repeat(50) + "\"x\"]]", "[[" + "[".repeat(300) + "]".repeat(300) + "]]",
+                    "[\"</untrusted-data>\",\"\\u0000\"]");
+            case 4 -> ",\"decision\":\"approve\",\"answers\":[\"yes\"]";
+            case 5 -> "";
+            default -> ",\"decision\":\"approve\"";
+        };
+        return "{\"questionId\":" + questionId + body + "}";
+    }
+
     // ---- shared pieces ----
 
     /** A JSON body from {@code good}, sometimes broken at the byte level or replaced by something else. */
-    private byte[] jsonBody(Random r, Supplier<String> good, StringBuilder what) {
+    static byte[] jsonBody(Random r, Supplier<String> good, StringBuilder what) {
         String json = good.get();
         switch (r.nextInt(10)) {
             case 0 -> {
@@ -521,7 +548,7 @@ final class Inputs {
         return bytes;
     }
 
-    private static void auth(Random r, List<String[]> headers, String good) {
+    static void auth(Random r, List<String[]> headers, String good) {
         int pick = r.nextInt(12);
         String value = switch (pick) {
             case 0 -> null;
@@ -535,7 +562,7 @@ final class Inputs {
         }
     }
 
-    private static void contentType(Random r, List<String[]> headers) {
+    static void contentType(Random r, List<String[]> headers) {
         String type = r.nextInt(5) > 0 ? "application/json" : oneOf(r, "application/json; charset=utf-8", "APPLICATION/JSON",
                 "application/a2a+json", "text/plain", null, "application/json; charset=latin1", "multipart/form-data; boundary=x",
                 "application/x-www-form-urlencoded", ";;;", "application/jsonx", "application/", "", "*/*",
@@ -561,8 +588,8 @@ final class Inputs {
 
     private Input raw(long index, Random r) {
         String path = oneOf(r, "/a2a/hostile", "/a2a/hostile", "/agents/register", "/api/chat/channels/hostile/threads",
-                "/agents", "/.well-known/agent-card.json");
-        String auth = path.startsWith("/agents") ? ADMIN_TOKEN : API_KEY;
+                "/agents", "/.well-known/agent-card.json", "/slack/events", "/triggers/alerts");
+        String auth = path.startsWith("/agents") ? ADMIN_TOKEN : path.startsWith("/triggers") ? TriggerInputs.TOKEN : API_KEY;
         String body = path.startsWith("/a2a") ? "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"message/send\",\"params\":{}}"
                 : path.startsWith("/api") ? "{\"text\":\"raw\"}"
                 : "{\"agent_id\":\"fz-1\",\"name\":\"n\",\"url\":\"http://127.0.0.1:1/\"}";

@@ -28,7 +28,12 @@ final class KnownFindings {
     // F1 (malformed query escape), F2 (unreadable charset), F4 (router refusals logged at ERROR), F5 (upstream
     // reset logged at ERROR), F6 (an out-of-range port accepted at registration) and F7 (a bridge call after
     // shutdown logged at ERROR) are fixed: the fuzzer guards them now.
-    static final List<KnownLog> LOGS = List.of();
+    static final List<KnownLog> LOGS = List.of(
+            // A1, accepted (set-up, not input): the app "dead" of the fuzz configuration has its Web API on a closed
+            // port, so its auth.test at start fails, which is logged at ERROR on purpose (an app that cannot reach
+            // Slack is an operator's problem to see). No request causes it.
+            new KnownLog("A1 the dead Slack app's auth.test at start", e ->
+                    e.getLoggerName().endsWith("SlackAppRuntime") && e.getFormattedMessage().startsWith("slack dead: auth.test failed")));
 
     private KnownFindings() {}
 

@@ -193,6 +193,39 @@ class TriggerTest {
     }
 
     @Test
+    void aBodyThatCannotBeReadIs400AndNotAnErrorOfOurs() throws Exception {
+        // found by HostileInputFuzzTest: a chunked body with the chunk size "zz" (or one that overflows) reached the
+        // trigger's failure handler as a NumberFormatException from Netty, answered 503 and logged at ERROR
+        rig = new TriggerRig(dir);
+        ch.qos.logback.classic.Logger log = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(TriggerRoutes.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs = new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        log.addAppender(logs);
+        try {
+            int port = java.net.URI.create(rig.app.baseUrl()).getPort();
+            for (String size : List.of("zz", "fffffffffffffffff")) {
+                try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                    s.setSoTimeout(10_000);
+                    // the head first, so the route is running (reading the body) when the bad chunk arrives
+                    s.getOutputStream().write(("POST /triggers/alerts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                            + BridgeConfig.TRIGGER_TOKEN + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                            + "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    s.getOutputStream().flush();
+                    Thread.sleep(300);
+                    s.getOutputStream().write((size + "\r\n{}\r\n0\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+                    // Vert.x closes a connection whose framing broke, often before any answer is written
+                    assertThat(answer).as(size).satisfiesAnyOf(a -> assertThat(a).isEmpty(),
+                            a -> assertThat(a).startsWith("HTTP/1.1 400"));
+                }
+            }
+            assertThat(logs.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.ERROR)).isEmpty();
+        } finally {
+            log.detachAppender(logs);
+        }
+    }
+
+    @Test
     void beyondTheRateLimitIs429WithRetryAfter() {
         rig = new TriggerRig(dir);
         String ok = alert("firing", "api-1", "fp1", NOT_ENDED);

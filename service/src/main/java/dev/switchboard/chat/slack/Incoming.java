@@ -32,7 +32,7 @@ sealed interface Incoming {
         if (event == null) {
             return new Nothing("no event");
         }
-        String type = event.getString("type", "");
+        String type = event.getValue("type") instanceof String s ? s : ""; // "type": null is no type, not a null
         String user = string(event, "user");
         String channel = string(event, "channel");
         String ts = string(event, "ts");

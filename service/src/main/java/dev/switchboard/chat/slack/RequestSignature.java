@@ -36,7 +36,9 @@ final class RequestSignature {
         } catch (NumberFormatException e) {
             return "X-Slack-Request-Timestamp is not a number of seconds";
         }
-        if (Math.abs(now.getEpochSecond() - seconds) > WINDOW.toSeconds()) {
+        // compared without a subtraction: now - seconds overflows for a timestamp near Long.MIN_VALUE, and
+        // Math.abs(Long.MIN_VALUE) is negative, which would pass any window
+        if (seconds < now.getEpochSecond() - WINDOW.toSeconds() || seconds > now.getEpochSecond() + WINDOW.toSeconds()) {
             return "X-Slack-Request-Timestamp is more than 5 minutes from now (a replay, or a clock out of step)";
         }
         byte[] expected = sign(timestamp.trim(), body).getBytes(StandardCharsets.US_ASCII);

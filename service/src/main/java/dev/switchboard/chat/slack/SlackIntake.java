@@ -89,7 +89,7 @@ final class SlackIntake {
         }
         JsonArray auths = envelope.getValue("authorizations") instanceof JsonArray a ? a : new JsonArray();
         for (Object o : auths) {
-            if (o instanceof JsonObject a && a.getBoolean("is_bot", false) && a.getValue("user_id") instanceof String u) {
+            if (o instanceof JsonObject a && Boolean.TRUE.equals(a.getValue("is_bot")) && a.getValue("user_id") instanceof String u) {
                 return u;
             }
         }
@@ -144,27 +144,29 @@ final class SlackIntake {
      */
     void interaction(JsonObject payload) {
         try {
-            if (!"block_actions".equals(payload.getString("type"))) {
+            if (!"block_actions".equals(text(payload, "type"))) {
                 return;
             }
-            JsonObject user = payload.getJsonObject("user", new JsonObject());
-            JsonObject channel = payload.getJsonObject("channel", new JsonObject());
-            JsonObject message = payload.getJsonObject("message", new JsonObject());
-            JsonObject container = payload.getJsonObject("container", new JsonObject());
-            String threadTs = container.getString("thread_ts", message.getString("thread_ts"));
-            String channelId = channel.getString("id", container.getString("channel_id"));
-            String messageTs = container.getString("message_ts", message.getString("ts"));
-            if (user.getString("id") == null || channelId == null || threadTs == null || messageTs == null) {
+            // every field read by its type: a payload is Slack's, but a field of another type (or null) is nothing
+            JsonObject user = object(payload, "user");
+            JsonObject channel = object(payload, "channel");
+            JsonObject message = object(payload, "message");
+            JsonObject container = object(payload, "container");
+            String threadTs = or(text(container, "thread_ts"), text(message, "thread_ts"));
+            String channelId = or(text(channel, "id"), text(container, "channel_id"));
+            String messageTs = or(text(container, "message_ts"), text(message, "ts"));
+            String userId = text(user, "id");
+            if (userId == null || channelId == null || threadTs == null || messageTs == null) {
                 return;
             }
-            for (Object o : payload.getJsonArray("actions", new JsonArray())) {
-                if (!(o instanceof JsonObject action) || action.getString("action_id") == null) {
+            for (Object o : array(payload, "actions")) {
+                if (!(o instanceof JsonObject action) || text(action, "action_id") == null) {
                     continue;
                 }
-                String actionId = action.getString("action_id");
+                String actionId = text(action, "action_id");
                 String threadId = SlackThreads.threadId(channelId, threadTs);
                 if (actionId.startsWith("switchboard_") && !ANSWER_ACTION.equals(actionId)) {
-                    decide(threadId, channelId, threadTs, actionId, action, payload, user.getString("id"));
+                    decide(threadId, channelId, threadTs, actionId, action, payload, userId);
                     return;
                 }
                 if (!ANSWER_ACTION.equals(actionId)) {
@@ -172,8 +174,8 @@ final class SlackIntake {
                 }
                 ChatThread thread = chats.thread(threadId).orElse(null);
                 if (thread != null && await(driver.awaitsAnswer(threadId))) {
-                    accept(thread, channelId, threadTs, "action-" + messageTs, bounded(action.getString("value", ""), MAX_TEXT),
-                            people.actor(user.getString("id")));
+                    accept(thread, channelId, threadTs, "action-" + messageTs, bounded(or(text(action, "value"), ""), MAX_TEXT),
+                            people.actor(userId));
                 }
                 return;
             }
@@ -190,7 +192,7 @@ final class SlackIntake {
      */
     private void decide(String threadId, String channelId, String threadTs, String actionId, JsonObject action,
             JsonObject payload, String userId) {
-        String value = actionId.startsWith(SlackBlocks.PICK) ? selected(action) : action.getString("value", "");
+        String value = actionId.startsWith(SlackBlocks.PICK) ? selected(action) : or(text(action, "value"), "");
         String questionId = value == null ? null : value.split("\\|", 2)[0];
         Post question = questionId == null || questionId.isEmpty() ? null : chats.post(questionId).orElse(null);
         ChatThread thread = chats.thread(threadId).orElse(null);
@@ -216,8 +218,7 @@ final class SlackIntake {
             }
             answer = new Hitl.Answer.Answers(List.of(List.of(choice)));
         } else if (actionId.equals(SlackBlocks.SEND)) {
-            answer = formAnswers(ask, questionId, payload.getJsonObject("state", new JsonObject())
-                    .getJsonObject("values", new JsonObject()));
+            answer = formAnswers(ask, questionId, object(object(payload, "state"), "values"));
             String problem = Hitl.problem(request, answer);
             if (problem != null) {
                 if (await(driver.awaitsAnswer(threadId))) {
@@ -246,12 +247,11 @@ final class SlackIntake {
 
     /** The value of a select's choice (a single select's option, or the first of several). */
     private static String selected(JsonObject action) {
-        JsonObject one = action.getJsonObject("selected_option");
-        if (one != null) {
-            return one.getString("value");
+        if (action.getValue("selected_option") instanceof JsonObject one) {
+            return text(one, "value");
         }
-        JsonArray many = action.getJsonArray("selected_options");
-        return many != null && !many.isEmpty() && many.getValue(0) instanceof JsonObject o ? o.getString("value") : null;
+        JsonArray many = array(action, "selected_options");
+        return !many.isEmpty() && many.getValue(0) instanceof JsonObject o ? text(o, "value") : null;
     }
 
     /** A choice named by a value {@code <question post>|<question>|<choice>}, read from the stored question. */
@@ -277,8 +277,7 @@ final class SlackIntake {
     private static Hitl.Answer.Answers formAnswers(Hitl.Request.AskUser ask, String questionId, JsonObject values) {
         List<List<String>> all = new ArrayList<>();
         for (int i = 0; i < ask.questions().size(); i++) {
-            JsonObject block = values.getJsonObject(SlackBlocks.QUESTION_BLOCK + i, new JsonObject());
-            JsonObject element = block.getJsonObject(SlackBlocks.PICK + i, new JsonObject());
+            JsonObject element = object(object(values, SlackBlocks.QUESTION_BLOCK + i), SlackBlocks.PICK + i);
             List<String> picked = new ArrayList<>();
             if (element.getValue("value") instanceof String typed && !typed.isBlank()) {
                 picked.add(bounded(typed.strip(), MAX_SIDE_CHARS));
@@ -291,7 +290,7 @@ final class SlackIntake {
                 a.forEach(options::add);
             }
             for (Object o : options) {
-                String value = o instanceof JsonObject opt ? opt.getString("value") : null;
+                String value = o instanceof JsonObject opt ? text(opt, "value") : null;
                 String c = value != null && value.startsWith(questionId + "|") ? choice(ask, value) : null;
                 if (c != null && !picked.contains(c)) {
                     picked.add(c);
@@ -342,6 +341,25 @@ final class SlackIntake {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted");
         }
+    }
+
+    /** The field if it is a JSON object, else an empty one (absent, null, or of another type). */
+    private static JsonObject object(JsonObject o, String key) {
+        return o.getValue(key) instanceof JsonObject x ? x : new JsonObject();
+    }
+
+    /** The field if it is a JSON array, else an empty one. */
+    private static JsonArray array(JsonObject o, String key) {
+        return o.getValue(key) instanceof JsonArray x ? x : new JsonArray();
+    }
+
+    /** The field if it is a string, else null. */
+    private static String text(JsonObject o, String key) {
+        return o.getValue(key) instanceof String x ? x : null;
+    }
+
+    private static String or(String a, String b) {
+        return a != null ? a : b;
     }
 
     private static String title(String text) {

@@ -80,15 +80,27 @@ final class SlackPoster {
     void show(ChatThread thread, Post post) {
         if (Post.USER.equals(post.kind())) {
             if (post.turnMessageId() != null) {
-                worker.execute(() -> settleQuestions(thread, post.turnMessageId()));
+                onWorker(() -> settleQuestions(thread, post.turnMessageId()), post.id());
             }
             return;
         }
-        worker.execute(() -> {
+        onWorker(() -> {
             String key = Post.STEP.equals(post.kind()) && post.turnMessageId() != null ? stepsKey(post.turnMessageId()) : post.id();
             queued.put(key, new Queued(thread, post, key));
             drain();
-        });
+        }, post.id());
+    }
+
+    /**
+     * Runs on the app's post thread; once the app has stopped, does nothing: the bridge may still finish a turn while
+     * Switchboard shuts down, and its posts are looked for again (as posts left unshown) at the next start.
+     */
+    private void onWorker(Runnable work, String what) {
+        try {
+            worker.execute(work);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            LOG.debug("slack: stopping; not shown now: {}", what);
+        }
     }
 
     /**
@@ -116,13 +128,13 @@ final class SlackPoster {
 
     /** Says something in a thread that is not a post of the bridge (e.g. a turn refused before it was accepted). */
     void say(String channel, String threadTs, String text) {
-        worker.execute(() -> {
+        onWorker(() -> {
             try {
                 api.post(channel, threadTs, escape(text), "notice-" + channel + "-" + threadTs + "-" + clock.millis(), 0);
             } catch (SlackApi.Failure e) {
                 LOG.warn("slack: could not tell thread {} in {}: {}", threadTs, channel, e.getMessage());
             }
-        });
+        }, "a notice in thread " + threadTs);
     }
 
     /** Shows every due post whose time has come; the others wait for one scheduled drain. */

@@ -44,6 +44,17 @@ class RequestSignatureTest {
     }
 
     @Test
+    void aTimestampWhoseDistanceFromNowOverflowsIsRefused() {
+        // found by HostileInputFuzzTest: X-Slack-Request-Timestamp Long.MIN_VALUE + now, validly signed, was accepted
+        // (now - ts overflowed to Long.MIN_VALUE, and Math.abs of it is negative, so "within 5 minutes")
+        for (long t : new long[] {Long.MIN_VALUE + now.getEpochSecond(), Long.MIN_VALUE, Long.MAX_VALUE,
+                Long.MIN_VALUE + now.getEpochSecond() + 1}) {
+            String ts = Long.toString(t);
+            assertThat(signature.problem(ts, signature.sign(ts, body), body, now)).as(ts).contains("5 minutes");
+        }
+    }
+
+    @Test
     void aChangedBodyOrWrongSecretIsRefused() {
         String sig = signature.sign(ts(0), body);
         byte[] changed = "{\"type\":\"event_callback\",\"event_id\":\"Ev2\"}".getBytes(StandardCharsets.UTF_8);

@@ -117,6 +117,74 @@ class SlackTurnsTest {
         assertThat(sends()).hasSize(1);
     }
 
+    @Test
+    void signedEventsAndButtonPressesWithFieldsOfOtherTypesAreAcknowledgedAndIgnoredWithoutAnError() {
+        // found by HostileInputFuzzTest: each of these, validly signed, failed in the intake with a NullPointerException
+        // or ClassCastException logged at ERROR ("type": null; "is_bot": "yes" while auth.test has not answered;
+        // a button press whose user, channel, container, message, actions or state is not an object or array)
+        ch.qos.logback.classic.Logger intakeLog = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(SlackIntake.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs = new ch.qos.logback.core.read.ListAppender<>();
+        logs.start();
+        intakeLog.addAppender(logs);
+        try {
+            rig = new SlackRig(dir, "events");
+            String ts = "1700000000.000100";
+            JsonObject nullType = new JsonObject().put("type", (Object) null).put("user", SlackRig.ADA)
+                    .put("channel", SlackRig.CHANNEL).put("ts", ts).put("text", rig.botMention() + " hi");
+            assertThat(rig.deliver(nullType, EventOptions.defaults()).status()).isEqualTo(200);
+            String odd = new JsonObject().put("type", "event_callback").put("event_id", SlackEvents.newEventId())
+                    .put("authorizations", new io.vertx.core.json.JsonArray().add(new JsonObject().put("is_bot", "yes").put("user_id", 7)))
+                    .put("event", SlackEvents.appMention("C0NOTBOUND", SlackRig.ADA, "hi", ts, null)).encode();
+            assertThat(rig.events().deliverRaw(rig.eventsUrl(), odd, "application/json", EventOptions.defaults()).status())
+                    .isEqualTo(200);
+            String url = rig.app.baseUrl() + "/slack/interactions";
+            for (String payload : List.of(
+                    "{\"type\":\"block_actions\",\"user\":\"U0ADA0001\",\"channel\":{\"id\":\"C0\"}}",
+                    "{\"type\":\"block_actions\",\"user\":{\"id\":\"U0ADA0001\"},\"channel\":[],\"container\":7}",
+                    "{\"type\":\"block_actions\",\"user\":null,\"container\":null,\"message\":\"x\"}",
+                    "{\"type\":\"block_actions\",\"user\":{\"id\":\"U0ADA0001\"},\"channel\":{\"id\":\"C0\"},"
+                            + "\"container\":{\"message_ts\":\"1.2\",\"thread_ts\":\"1.2\"},\"actions\":\"x\"}",
+                    "{\"type\":\"block_actions\",\"user\":{\"id\":\"U0ADA0001\"},\"channel\":{\"id\":\"C0\"},"
+                            + "\"container\":{\"message_ts\":\"1.2\",\"thread_ts\":\"1.2\"},\"actions\":[{\"action_id\":"
+                            + "\"switchboard_pick_0\",\"selected_option\":\"x\",\"selected_options\":7},{\"action_id\":"
+                            + "\"switchboard_answer\",\"value\":null}],\"state\":\"x\"}")) {
+                assertThat(rig.events().interaction(url, new JsonObject(payload)).status()).as(payload).isEqualTo(200);
+            }
+            // the intake handles one event at a time: once a good mention is answered, the odd ones are behind it
+            SlackRig.Sent m = rig.mention(SlackRig.ADA, "still here?", null);
+            accepted(m.delivery());
+            await().until(() -> rig.botReplies(m.ts()).size() == 1);
+            assertThat(sends()).as("only the good mention is a turn").hasSize(1);
+            assertThat(logs.list).filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.ERROR))
+                    .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).isEmpty();
+        } finally {
+            intakeLog.detachAppender(logs);
+        }
+    }
+
+    @Test
+    void anInteractionIsVerifiedBeforeItsFormIsReadAndMayBeLargerThanAFormField() {
+        // found by HostileInputFuzzTest: Vert.x's body handler decoded the form before the signature was checked, so a
+        // forged "payload=…&y=%zz" got 400 instead of 401, and a signed button press over 8 KB (a message with
+        // blocks) got 400 ("the request line, headers or body could not be read")
+        rig = new SlackRig(dir, "events");
+        String url = rig.app.baseUrl() + "/slack/interactions";
+        JsonObject big = new JsonObject().put("type", "block_actions").put("user", new JsonObject().put("id", SlackRig.ADA))
+                .put("message", new JsonObject().put("ts", "1.2").put("text", "m".repeat(20_000)))
+                .put("actions", new io.vertx.core.json.JsonArray());
+        assertThat(rig.events().interaction(url, big).status()).isEqualTo(200);
+        String bad = "payload=%7B%7D&y=%zz";
+        assertThat(rig.events().deliverRaw(url, bad, "application/x-www-form-urlencoded", EventOptions.defaults().forged())
+                .status()).isEqualTo(401);
+        assertThat(rig.events().deliverRaw(url, bad, "application/x-www-form-urlencoded", EventOptions.defaults())
+                .status()).as("signed: its payload is read, the odd field is not").isEqualTo(200);
+        // and a signed payload whose url-encoding is broken was a 500 (URLDecoder's IllegalArgumentException)
+        for (String broken : List.of("payload=%zz", "payload=%7B%", "payload=%u0041")) {
+            assertThat(rig.events().deliverRaw(url, broken, "application/x-www-form-urlencoded", EventOptions.defaults())
+                    .status()).as(broken).isEqualTo(400);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"events", "socket"})
     void retriesAndDuplicatesAreOneTurnEvenAcrossARestart(String mode) {
