@@ -262,9 +262,12 @@ public final class SwitchboardApp {
 
     /** Stops the bridge and the clients, then closes the store once nothing can write to it. */
     private Future<Void> closeResources() {
-        slack.close();
-        bridge.close();
-        return client.close().eventually(() -> {
+        // both wait for their threads to finish what they are doing: not on the event loop
+        return vertx.executeBlocking(() -> {
+            slack.close();
+            bridge.close();
+            return null;
+        }).eventually(() -> client.close()).eventually(() -> {
             meters.close();
             return vertx.executeBlocking(() -> {
                 database.close();
