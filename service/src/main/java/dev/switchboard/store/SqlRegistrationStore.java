@@ -99,6 +99,17 @@ public final class SqlRegistrationStore implements RegistrationStore {
      */
     @Override
     public List<String> deleteSeenBefore(Instant cutoff) {
+        try (Connection c = dataSource.getConnection()) {
+            if (Database.Dialect.of(c) != Database.Dialect.POSTGRESQL) {
+                // SQLite (one process): its text has no instant type; compare here
+                List<String> gone = loadAll().stream().filter(a -> a.lastSeen().isBefore(cutoff))
+                        .map(RegisteredAgent::id).toList();
+                gone.forEach(this::delete);
+                return gone;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot delete expired agent registrations", e);
+        }
         List<String> out = new ArrayList<>();
         try (Connection c = dataSource.getConnection();
                 PreparedStatement s = c.prepareStatement("DELETE FROM agent_registration "
