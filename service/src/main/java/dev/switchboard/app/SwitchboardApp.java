@@ -21,7 +21,9 @@ import dev.switchboard.registry.EgressPolicy;
 import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.registry.RegistryRoutes;
 import dev.switchboard.store.Database;
+import dev.switchboard.store.RegistryNotifications;
 import dev.switchboard.store.SqlRegistrationStore;
+import dev.switchboard.store.StoreLock;
 import dev.switchboard.trigger.TriggerRoutes;
 import dev.switchboard.trigger.Triggers;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -65,6 +67,10 @@ public final class SwitchboardApp {
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
+    /** SQLite: the lock that keeps a second Switchboard off the file; null on PostgreSQL. */
+    private StoreLock storeLock;
+    /** PostgreSQL: the registry's change notifications from the other replicas; null on SQLite. */
+    private RegistryNotifications registryNotifications;
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
@@ -96,17 +102,31 @@ public final class SwitchboardApp {
             // the PostgreSQL password, when the config names one: never logged, never in a message
             String storePassword = config.server().storePasswordSecretRef() == null ? null
                     : config.secret(config.server().storePasswordSecretRef()).orElse(null);
-            Database db = Database.open(config.server().store(), storePassword);
+            // one process per SQLite file: refused before anything touches the file
+            StoreLock lock = StoreLock.acquire(config.server().store());
+            Database db;
             try {
+                db = Database.open(config.server().store(), storePassword);
+            } catch (RuntimeException e) {
+                if (lock != null) {
+                    lock.close();
+                }
+                throw e;
+            }
+            try {
+                boolean shared = db.dialect() == Database.Dialect.POSTGRESQL;
                 AgentRegistry registry = new AgentRegistry(new SqlRegistrationStore(db.dataSource()),
-                        config.server().registrationTtl(), config.server().registry().maxRegistrations());
+                        config.server().registrationTtl(), config.server().registry().maxRegistrations(), shared);
                 Instant now = clock.instant();
                 for (AgentBackendSpec b : config.backends()) {
                     registry.putConfigured(fromConfig(b, config, now));
                 }
-                return new Opened(db, registry);
+                return new Opened(db, registry, lock);
             } catch (RuntimeException e) {
                 db.close();
+                if (lock != null) {
+                    lock.close();
+                }
                 throw e;
             }
         }).compose(opened -> {
@@ -136,6 +156,12 @@ public final class SwitchboardApp {
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
                     webChat, slack, egress);
+            app.storeLock = opened.lock();
+            if (registry.shared()) {
+                // another replica's registration, change or removal reaches this one's view (and card cache) at once
+                registry.onChanged(cards::forget);
+                app.registryNotifications = RegistryNotifications.start(db, registry);
+            }
             app.mountRoutes(config, clock);
             return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
                             config.server().port(), config.server().http())
@@ -155,7 +181,7 @@ public final class SwitchboardApp {
     }
 
     /** What start-up opens on a worker thread before anything listens: the store and the registry over it. */
-    private record Opened(Database database, AgentRegistry registry) {}
+    private record Opened(Database database, AgentRegistry registry, StoreLock lock) {}
 
     private void mountRoutes(SwitchboardConfig config, Clock clock) {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
@@ -264,13 +290,22 @@ public final class SwitchboardApp {
     private Future<Void> closeResources() {
         // both wait for their threads to finish what they are doing: not on the event loop
         return vertx.executeBlocking(() -> {
+            if (registryNotifications != null) {
+                registryNotifications.close();
+            }
             slack.close();
             bridge.close();
             return null;
         }).eventually(() -> client.close()).eventually(() -> {
             meters.close();
             return vertx.executeBlocking(() -> {
-                database.close();
+                try {
+                    database.close();
+                } finally {
+                    if (storeLock != null) {
+                        storeLock.close();
+                    }
+                }
                 return null;
             });
         }).mapEmpty();

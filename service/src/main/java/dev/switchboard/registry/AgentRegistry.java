@@ -23,6 +23,12 @@ import java.util.function.Consumer;
  * {@code compute} for that id, store call included: two writes of one id never interleave, so the
  * store and the map cannot disagree. The store calls block; writers run on worker threads, while
  * readers ({@link #find}) never wait for them.
+ *
+ * <p><b>Shared store</b> (PostgreSQL, several replicas, issue 12): the store is the truth and the map is this
+ * replica's view of it, kept current by the store's change notifications ({@link #refresh}, {@link #seen},
+ * {@link #reloadAll}), so readers still never query the store. A heartbeat updates the stored {@code last_seen}
+ * only if the row is still there; expiry is one atomic {@code DELETE … RETURNING} that any replica may run (each
+ * row goes once), and every replica drops the expired agents through the notification of that delete.
  */
 public final class AgentRegistry {
 
@@ -45,6 +51,8 @@ public final class AgentRegistry {
     private final ConcurrentHashMap<String, RegisteredAgent> agents = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, ConcurrencyLimiter> limiters = new ConcurrentHashMap<>();
     private final List<Consumer<String>> removalListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> changeListeners = new CopyOnWriteArrayList<>();
+    private final boolean shared;
     /** Dynamic registrations held; changed only inside a compute, checked against the cap there. */
     private final AtomicInteger dynamicCount = new AtomicInteger();
     private final RegistrationStore store;
@@ -56,6 +64,12 @@ public final class AgentRegistry {
     }
 
     public AgentRegistry(RegistrationStore store, Duration ttl, int maxRegistrations) {
+        this(store, ttl, maxRegistrations, false);
+    }
+
+    /** {@code shared}: other replicas write the same store (see the class comment). */
+    public AgentRegistry(RegistrationStore store, Duration ttl, int maxRegistrations, boolean shared) {
+        this.shared = shared;
         this.store = store;
         this.ttl = ttl;
         this.maxRegistrations = maxRegistrations;
@@ -72,6 +86,69 @@ public final class AgentRegistry {
     /** Called with the id of every agent removed (deregistered or expired), after the removal. */
     public void onRemoved(Consumer<String> listener) {
         removalListeners.add(listener);
+    }
+
+    /** Called with the id of every agent another replica added or changed, once this view has it. */
+    public void onChanged(Consumer<String> listener) {
+        changeListeners.add(listener);
+    }
+
+    public boolean shared() {
+        return shared;
+    }
+
+    /**
+     * Brings one agent of this view in line with the store (a change notification named it): reloaded when stored,
+     * dropped when not. Config-file agents are not stored and stay as they are.
+     */
+    public void refresh(String id) {
+        boolean[] removed = {false};
+        boolean[] changed = {false};
+        agents.compute(id, (k, existing) -> {
+            if (existing != null && existing.origin() == AgentOrigin.CONFIG) {
+                return existing;
+            }
+            Optional<RegisteredAgent> stored = store.load(k);
+            if (stored.isEmpty()) {
+                if (existing != null) {
+                    dynamicCount.decrementAndGet();
+                    removed[0] = true;
+                }
+                return null;
+            }
+            if (existing == null) {
+                dynamicCount.incrementAndGet();
+            } else if (store.asStored(existing).equals(stored.get())) {
+                return existing; // this replica's own write, come back
+            }
+            changed[0] = true;
+            return stored.get();
+        });
+        if (removed[0]) {
+            removed(id);
+        } else if (changed[0]) {
+            changeListeners.forEach(l -> l.accept(id));
+        }
+    }
+
+    /** Another replica recorded a heartbeat: only {@code last_seen} moved. */
+    public void seen(String id, Instant lastSeen) {
+        agents.computeIfPresent(id, (k, existing) -> existing.origin() == AgentOrigin.DYNAMIC
+                && existing.lastSeen().isBefore(lastSeen) ? existing.seenAt(lastSeen) : existing);
+    }
+
+    /** Reloads every dynamic agent from the store (at start of listening, and after a lost connection). */
+    public void reloadAll() {
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        for (RegisteredAgent a : store.loadAll()) {
+            ids.add(a.id());
+        }
+        for (RegisteredAgent a : agents.values()) {
+            if (a.origin() == AgentOrigin.DYNAMIC) {
+                ids.add(a.id());
+            }
+        }
+        ids.forEach(this::refresh);
     }
 
     /** Config-file agents replace whatever had the same id; they are not stored (the file is their store). */
@@ -126,6 +203,9 @@ public final class AgentRegistry {
 
     /** Updates last_seen; empty when the agent is unknown. */
     public Optional<RegisteredAgent> heartbeat(String id, Instant now) {
+        if (shared) {
+            return sharedHeartbeat(id, now);
+        }
         return Optional.ofNullable(agents.computeIfPresent(id, (k, existing) -> {
             RegisteredAgent seen = existing.seenAt(now);
             if (seen.origin() == AgentOrigin.DYNAMIC) {
@@ -135,8 +215,34 @@ public final class AgentRegistry {
         }));
     }
 
+    /** A heartbeat moves the stored last_seen only while the row is there: one another replica expired stays gone. */
+    private Optional<RegisteredAgent> sharedHeartbeat(String id, Instant now) {
+        if (!agents.containsKey(id)) {
+            refresh(id); // registered on another replica a moment ago, its notification not yet here
+        }
+        boolean[] removed = {false};
+        RegisteredAgent seen = agents.computeIfPresent(id, (k, existing) -> {
+            if (existing.origin() == AgentOrigin.CONFIG) {
+                return existing.seenAt(now);
+            }
+            if (!store.touch(k, now)) {
+                dynamicCount.decrementAndGet();
+                removed[0] = true;
+                return null;
+            }
+            return existing.seenAt(now);
+        });
+        if (removed[0]) {
+            removed(id);
+        }
+        return Optional.ofNullable(seen);
+    }
+
     /** Removes a dynamic agent; false when unknown. Config-file agents cannot be removed over the API. */
     public boolean deregister(String id) {
+        if (shared && !agents.containsKey(id)) {
+            refresh(id);
+        }
         boolean[] removed = {false};
         agents.computeIfPresent(id, (k, existing) -> {
             if (existing.origin() == AgentOrigin.CONFIG) {
@@ -155,6 +261,13 @@ public final class AgentRegistry {
 
     /** Drops dynamic agents whose last heartbeat is older than the TTL; returns their ids. */
     public List<String> expire(Instant now) {
+        if (shared) {
+            // one atomic statement: whichever replica runs it deletes each expired row once; this view and the
+            // others drop them through the delete's notifications, and here at once
+            List<String> deleted = store.deleteSeenBefore(now.minus(ttl));
+            deleted.forEach(this::refresh);
+            return deleted;
+        }
         List<String> expired = new ArrayList<>();
         for (RegisteredAgent candidate : agents.values()) {
             if (!isExpired(candidate, now)) {

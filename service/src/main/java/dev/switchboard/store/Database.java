@@ -47,10 +47,19 @@ public final class Database implements AutoCloseable {
 
     private final HikariDataSource dataSource;
     private final Dialect dialect;
+    /** PostgreSQL's JDBC URL and password, for connections outside the pool (LISTEN); null for SQLite. */
+    private final String jdbcUrl;
+    private final String password;
 
     private Database(HikariDataSource dataSource, Dialect dialect) {
+        this(dataSource, dialect, null, null);
+    }
+
+    private Database(HikariDataSource dataSource, Dialect dialect, String jdbcUrl, String password) {
         this.dataSource = dataSource;
         this.dialect = dialect;
+        this.jdbcUrl = jdbcUrl;
+        this.password = password;
     }
 
     /** Opens {@code sqlite:PATH}, creating the file and its folder when missing, and migrates it. */
@@ -161,7 +170,7 @@ public final class Database implements AutoCloseable {
             throw new IllegalStateException("cannot connect to the store " + redact(store) + ": " + root.getMessage(), e);
         }
         migrate(ds, Dialect.POSTGRESQL);
-        return new Database(ds, Dialect.POSTGRESQL);
+        return new Database(ds, Dialect.POSTGRESQL, config.getJdbcUrl(), pw);
     }
 
     /** Brings the schema up to date; refuses a schema newer than this code's migrations. Closes {@code ds} on failure. */
@@ -259,6 +268,21 @@ public final class Database implements AutoCloseable {
 
     public Dialect dialect() {
         return dialect;
+    }
+
+    /**
+     * A PostgreSQL connection of its own, outside the pool, for a caller that holds it for long (a LISTEN): it would
+     * otherwise take one of the pool's few connections for good. The caller closes it.
+     */
+    public java.sql.Connection openDedicatedConnection() throws java.sql.SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            throw new IllegalStateException("only a PostgreSQL store has dedicated connections");
+        }
+        java.util.Properties props = new java.util.Properties();
+        if (password != null && !password.isEmpty()) {
+            props.setProperty("password", password);
+        }
+        return java.sql.DriverManager.getConnection(jdbcUrl, props);
     }
 
     @Override

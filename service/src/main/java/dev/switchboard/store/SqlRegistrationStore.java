@@ -63,6 +63,75 @@ public final class SqlRegistrationStore implements RegistrationStore {
     }
 
     @Override
+    public java.util.Optional<RegisteredAgent> load(String id) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement(
+                        "SELECT registration, registered_at, last_seen FROM agent_registration WHERE agent_id = ?")) {
+            s.setString(1, id);
+            try (ResultSet rs = s.executeQuery()) {
+                if (!rs.next()) {
+                    return java.util.Optional.empty();
+                }
+                return java.util.Optional.of(fromRow(id, JSON.readTree(rs.getString(1)), Instant.parse(rs.getString(2)),
+                        Instant.parse(rs.getString(3))));
+            }
+        } catch (SQLException | java.io.IOException e) {
+            throw new StoreException("cannot load agent registration " + id, e);
+        }
+    }
+
+    @Override
+    public boolean touch(String id, Instant lastSeen) {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("UPDATE agent_registration SET last_seen = ? WHERE agent_id = ?")) {
+            s.setString(1, lastSeen.toString());
+            s.setString(2, id);
+            return s.executeUpdate() > 0;
+        } catch (SQLException e) {
+            throw new StoreException("cannot record a heartbeat of " + id, e);
+        }
+    }
+
+    /**
+     * One statement deletes every registration last seen before {@code cutoff} and names them: replicas may all run
+     * it, each row goes once (PostgreSQL only: {@code last_seen} is compared as a timestamp, not as text, whose
+     * ISO-8601 forms of varying precision do not sort as instants).
+     */
+    @Override
+    public List<String> deleteSeenBefore(Instant cutoff) {
+        try (Connection c = dataSource.getConnection()) {
+            if (Database.Dialect.of(c) != Database.Dialect.POSTGRESQL) {
+                // SQLite (one process): its text has no instant type; compare here
+                List<String> gone = loadAll().stream().filter(a -> a.lastSeen().isBefore(cutoff))
+                        .map(RegisteredAgent::id).toList();
+                gone.forEach(this::delete);
+                return gone;
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot delete expired agent registrations", e);
+        }
+        List<String> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement s = c.prepareStatement("DELETE FROM agent_registration "
+                        + "WHERE CAST(last_seen AS TIMESTAMPTZ) < CAST(? AS TIMESTAMPTZ) RETURNING agent_id")) {
+            s.setString(1, cutoff.toString());
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+        } catch (SQLException e) {
+            throw new StoreException("cannot delete expired agent registrations", e);
+        }
+        return out;
+    }
+
+    @Override
+    public RegisteredAgent asStored(RegisteredAgent a) {
+        return fromRow(a.id(), toJson(a), a.registeredAt(), a.lastSeen());
+    }
+
+    @Override
     public void delete(String id) {
         try (Connection c = dataSource.getConnection();
                 PreparedStatement s = c.prepareStatement("DELETE FROM agent_registration WHERE agent_id = ?")) {

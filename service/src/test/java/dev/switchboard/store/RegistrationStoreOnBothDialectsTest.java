@@ -48,6 +48,27 @@ class RegistrationStoreOnBothDialectsTest {
         }
     }
 
+    /** Replicas' reads and writes: one row, a heartbeat that needs the row, and expiry as instants, not as text. */
+    @ParameterizedTest
+    @EnumSource(TestStore.class)
+    void loadTouchAndDeleteSeenBeforeCompareInstants(TestStore kind, @TempDir Path dir) {
+        try (Database db = kind.open(dir)) {
+            SqlRegistrationStore store = new SqlRegistrationStore(db.dataSource());
+            // "…09:00:01Z" sorts after "…09:00:01.5Z" as text, before it as an instant
+            store.save(agent("whole", "w", T0, T0.plusSeconds(1)));
+            store.save(agent("fraction", "f", T0, T0.plusMillis(1500)));
+            assertThat(store.load("whole")).get().extracting(RegisteredAgent::lastSeen).isEqualTo(T0.plusSeconds(1));
+            assertThat(store.load("none")).isEmpty();
+            assertThat(store.touch("none", T0)).isFalse();
+
+            assertThat(store.deleteSeenBefore(T0.plusMillis(1200))).containsExactly("whole");
+            assertThat(store.deleteSeenBefore(T0.plusMillis(1200))).isEmpty();
+            assertThat(store.touch("fraction", T0.plusSeconds(10))).isTrue();
+            assertThat(store.deleteSeenBefore(T0.plusSeconds(5))).isEmpty();
+            assertThat(store.loadAll()).extracting(RegisteredAgent::id).containsExactly("fraction");
+        }
+    }
+
     /** The registry's race (ConcurrentRegistryWritesStayConsistentTest) on both stores: store and memory agree. */
     @ParameterizedTest
     @EnumSource(TestStore.class)

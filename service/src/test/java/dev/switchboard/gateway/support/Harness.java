@@ -46,6 +46,7 @@ public final class Harness implements AutoCloseable {
     private String listenHost = "127.0.0.1";
     private String publicUrl;
     private RegistrySettings registry = RegistrySettings.DEFAULTS;
+    private String store;
     private List<CidrBlock> trustedProxies = List.of();
     private final List<AgentBackendSpec> backends = new ArrayList<>();
     private final Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
@@ -98,6 +99,12 @@ public final class Harness implements AutoCloseable {
         return this;
     }
 
+    /** The store (default: {@code sqlite:} a file in the test's folder), e.g. a {@code postgresql://} URL. */
+    public Harness store(String store) {
+        this.store = store;
+        return this;
+    }
+
     public Harness registrationTtl(Duration ttl) {
         this.registrationTtl = ttl;
         return this;
@@ -142,7 +149,8 @@ public final class Harness implements AutoCloseable {
 
     public SwitchboardConfig config() {
         ServerSpec d = ServerSpec.defaults();
-        ServerSpec server = new ServerSpec(listenHost, 0, "sqlite:" + dir.resolve("switchboard.db"), adminToken,
+        ServerSpec server = new ServerSpec(listenHost, 0,
+                store != null ? store : "sqlite:" + dir.resolve("switchboard.db"), adminToken,
                 List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway, !Addresses.isLoopbackOnly(listenHost),
                 publicUrl, d.http(), registry);
         BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
