@@ -36,4 +36,12 @@ public final class ChatPlatforms {
             p.show(thread, post);
         }
     }
+
+    /** Shows a post another replica wrote to this replica's live views ({@link ChatPlatform#showElsewhere}). */
+    void showElsewhere(ChatThread thread, Post post) {
+        ChatPlatform p = byName.get(thread.platform());
+        if (p != null) {
+            p.showElsewhere(thread, post);
+        }
+    }
 }

@@ -29,6 +29,12 @@ public final class WebChatPlatform implements ChatPlatform {
         events.publish(post);
     }
 
+    /** A post another replica wrote: this replica's SSE streams of its thread show it too. */
+    @Override
+    public void showElsewhere(ChatThread thread, Post post) {
+        events.publish(post);
+    }
+
     /** Who watches which thread. */
     public ChatEvents events() {
         return events;
