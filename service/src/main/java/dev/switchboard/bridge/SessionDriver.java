@@ -226,7 +226,12 @@ public final class SessionDriver implements AutoCloseable {
                         TimeUnit.MILLISECONDS);
                 replicaTimers.scheduleWithFixedDelay(this::takeOver, Math.max(1, ms / 2), Math.max(1, ms / 2),
                         TimeUnit.MILLISECONDS);
-                return takeOver();
+                return leases.orphans();
+            }).compose(orphans -> {
+                List<Future<Boolean>> taken = orphans.stream().filter(SessionLeases.Orphan::pending)
+                        .map(o -> onLane(o.threadId(), () -> ownOrTake(o.threadId()))).toList();
+                return Future.join(taken).transform(ar -> Future.succeededFuture(
+                        (int) taken.stream().filter(f -> f.succeeded() && f.result()).count()));
             });
         }
         return onLane("recover", () -> {
@@ -319,9 +324,8 @@ public final class SessionDriver implements AutoCloseable {
             if (existing.isPresent() && !leases.holds(threadId)) {
                 return checkedRepeat(thread, existing.get()); // B7, whoever drives the thread
             }
-            if (leases.holds(threadId) || leases.acquire(threadId)) {
-                threads.putIfAbsent(threadId, thread);
-                drainInbox(threadId);
+            threads.putIfAbsent(threadId, thread);
+            if (ownOrTake(threadId)) {
                 return acceptHere(thread, m);
             }
             leases.forward(m);
@@ -372,10 +376,7 @@ public final class SessionDriver implements AutoCloseable {
             return null;
         }, false).compose(p -> p != null || tick % 5 != 4 ? Future.succeededFuture(p) : onLane(thread.threadId(), () -> {
             // the owner may be gone, or have let the session go: the lease is free then, and the inbox is taken here
-            if (leases.holds(thread.threadId()) || leases.acquire(thread.threadId())) {
-                threads.putIfAbsent(thread.threadId(), thread);
-                drainInbox(thread.threadId());
-            }
+            ownOrTake(thread.threadId());
             return (Post) null;
         })).onComplete(ar -> {
             if (ar.failed()) {
@@ -468,33 +469,42 @@ public final class SessionDriver implements AutoCloseable {
         if (closed) {
             return 0;
         }
-        int recovered = 0;
+        int found = 0;
         try {
             for (SessionLeases.Orphan o : leases.orphans()) {
-                String threadId = o.threadId();
-                if (closed || !leases.acquire(threadId)) {
-                    continue;
+                if (closed) {
+                    break;
                 }
-                if (o.pending()) {
-                    LOG.info("bridge: replica {} takes over thread {}", leases.replicaId(), threadId);
-                    recovered++;
-                    onLane(threadId, () -> {
-                        forget(threadId); // whatever this replica held of it is older than the store
-                        return null;
-                    });
-                    submit(threadId, new Input.Restarted());
-                }
-                onLane(threadId, () -> {
-                    if (leases.holds(threadId)) {
-                        drainInbox(threadId);
-                    }
-                    return null;
-                });
+                found++;
+                onLane(o.threadId(), () -> ownOrTake(o.threadId())).onFailure(e -> LOG.warn(
+                        "bridge: cannot take thread {} over: {}", o.threadId(), e.toString()));
             }
         } catch (RuntimeException e) {
             LOG.warn("bridge: cannot look for sessions to take over: {}", e.toString());
         }
-        return recovered;
+        return found;
+    }
+
+    /**
+     * On the thread's lane: true when this replica drives the thread, taking its lease when it is free. A session
+     * taken so, with unfinished turns, was driven by a replica that died or let it go: it is recovered as after a
+     * restart (B14, {@link Input.Restarted}) before anything else, then the messages forwarded to it are taken.
+     */
+    private boolean ownOrTake(String threadId) {
+        if (leases.holds(threadId)) {
+            return true;
+        }
+        if (closed || !leases.acquire(threadId)) {
+            return false;
+        }
+        forget(threadId); // whatever this replica held of it is older than the store
+        Session stored = store.session(threadId).orElse(null);
+        if (stored != null && !stored.idle()) {
+            LOG.info("bridge: replica {} takes over thread {}", leases.replicaId(), threadId);
+            step(threadId, new Input.Restarted());
+        }
+        drainInbox(threadId);
+        return true;
     }
 
     /**
@@ -610,9 +620,18 @@ public final class SessionDriver implements AutoCloseable {
             return;
         }
         onLane(threadId, () -> {
+            step(threadId, input);
+            return null;
+        }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
+                e.toString()));
+    }
+
+    /** Steps the thread's session with an input, on its lane. */
+    private void step(String threadId, Input input) {
+        {
             if (leases != null && !leases.holds(threadId)) {
                 forget(threadId); // another replica drives it: a late result, event or timer of this one is dropped
-                return null;
+                return;
             }
             Instant now = clock.instant();
             lastInput.put(threadId, now);
@@ -627,7 +646,7 @@ public final class SessionDriver implements AutoCloseable {
                 }
                 sessions.put(threadId, t.session());
                 cancelTimersIfIdle(threadId, t.session());
-                return null;
+                return;
             }
             // a streamed chunk updates one post (issue 9): when all the step shows is answers, and the session
             // changed only in the answer and the stream's liveness, the answer post carries the change
@@ -642,7 +661,7 @@ public final class SessionDriver implements AutoCloseable {
                 LOG.info("bridge: {}; the session leaves this replica", e.getMessage());
                 forget(threadId);
                 leases.release(threadId);
-                return null;
+                return;
             }
             if (saveSession) {
                 unsaved.remove(threadId);
@@ -652,9 +671,7 @@ public final class SessionDriver implements AutoCloseable {
             changed.forEach(p -> platforms.show(thread(threadId), p));
             run(threadId, t);
             cancelTimersIfIdle(threadId, t.session());
-            return null;
-        }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
-                e.toString()));
+        }
     }
 
     private Session load(String threadId) {

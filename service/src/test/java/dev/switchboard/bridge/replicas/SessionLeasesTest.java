@@ -78,7 +78,7 @@ class SessionLeasesTest {
     void replicas() {
         String store = TestPostgres.get().newDatabase();
         for (int i = 0; i < 3; i++) {
-            SwitchboardApp app = BridgeConfig.serverOn(store, "bridge: {leaseDuration: " + LEASE.toMillis() + "ms}")
+            SwitchboardApp app = BridgeConfig.serverOn(store, "bridge: {leaseDuration: " + LEASE.toMillis() + "ms, maxQueuedTurns: 1}")
                     .webBackend("echo", echo.url(), null)
                     .webBackend("slow", slow.url(), null)
                     .webBackend("stream", stream.url(), null)
@@ -150,6 +150,46 @@ class SessionLeasesTest {
         assertThat(sendsOf(stream, streamTurn.messageId())).as("the streamed turn was sent once").isEqualTo(1);
         assertThat(chats.get(1).answer(streamTurn.threadId(), streamTurn.messageId()))
                 .contains("one two three four five six seven eight");
+    }
+
+    @Test
+    void messagesPostedWhileTheOwnerIsDeadAreKeptAndTakenByTheNextOwner() {
+        Sent asking = chats.get(0).newThread("slow", "/ask Who goes there?");
+        Sent working = chats.get(0).newThread("slow", "slow work");
+        chats.get(0).awaitState(asking.threadId(), asking.messageId(), "waiting_for_answer");
+        chats.get(0).awaitState(working, "running");
+        apps.get(0).bridge().driver().dieForTest();
+
+        // posted at once, while the dead owner's leases still run: kept in the store's inbox, answered 201 once the
+        // replica that takes the thread over accepted them
+        Sent answer = chats.get(1).send(asking.threadId(), "A friend.", "m-answer", Map.of());
+        Sent queued = chats.get(2).send(working.threadId(), "queued behind the slow work", "m-queued", Map.of());
+
+        for (Sent s : List.of(asking, answer, working, queued)) {
+            assertThat(chats.get(1).awaitFinal(s).state()).as(s.messageId()).isEqualTo("completed");
+        }
+        assertThat(chats.get(2).posts(asking.threadId())).filteredOn(Post::isUser).extracting(Post::id)
+                .containsExactly(asking.messageId(), "m-answer");
+        assertThat(chats.get(2).posts(working.threadId())).filteredOn(Post::isUser).extracting(Post::id)
+                .containsExactly(working.messageId(), "m-queued");
+        for (String id : List.of(asking.messageId(), "m-answer", working.messageId(), "m-queued")) {
+            assertThat(sendsOf(slow, id)).as("%s sent to the agent once", id).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theOwnersRefusalReachesTheReplicaTheMessageWasPostedTo() throws Exception {
+        Sent working = chats.get(0).newThread("slow", "slow work");
+        chats.get(0).awaitState(working, "running");
+        chats.get(1).send(working.threadId(), "the one turn that may wait", "m-waits", Map.of());
+        HttpResponse<String> refused = chats.get(2).trySend("/api/chat/threads/" + working.threadId() + "/messages",
+                "one too many", "m-too-many");
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(owns(0, working.threadId())).isTrue();
+        assertThat(chats.get(0).awaitFinal(new Sent(working.threadId(), "m-waits")).state()).isEqualTo("completed");
+        assertThat(chats.get(0).posts(working.threadId())).filteredOn(Post::isUser).extracting(Post::id)
+                .containsExactly(working.messageId(), "m-waits");
+        assertThat(sendsOf(slow, "m-too-many")).isZero();
     }
 
     @Test
