@@ -32,4 +32,9 @@ public interface ChatPlatform {
      */
     default void showElsewhere(ChatThread thread, Post post) {
     }
+
+    /** True while someone on this replica watches the thread live: only then is another replica's post read again. */
+    default boolean watches(String threadId) {
+        return false;
+    }
 }

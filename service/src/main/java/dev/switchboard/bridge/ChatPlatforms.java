@@ -37,6 +37,16 @@ public final class ChatPlatforms {
         }
     }
 
+    /** True while a platform of this replica shows the thread live ({@link ChatPlatform#watches}). */
+    boolean watchedHere(String threadId) {
+        for (ChatPlatform p : byName.values()) {
+            if (p.watches(threadId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Shows a post another replica wrote to this replica's live views ({@link ChatPlatform#showElsewhere}). */
     void showElsewhere(ChatThread thread, Post post) {
         ChatPlatform p = byName.get(thread.platform());

@@ -430,7 +430,10 @@ public final class SessionDriver implements AutoCloseable {
     }
 
     /** The listener: another replica changed a post; this replica's live views show it. */
-    private void postElsewhere(String postId) {
+    private void postElsewhere(String threadId, String postId) {
+        if (!platforms.watchedHere(threadId)) {
+            return; // nobody here shows the thread live: nothing to read
+        }
         store.post(postId).ifPresent(p -> store.thread(p.threadId()).ifPresent(t -> platforms.showElsewhere(t, p)));
     }
 

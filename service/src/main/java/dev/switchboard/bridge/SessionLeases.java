@@ -193,11 +193,6 @@ public final class SessionLeases implements AutoCloseable {
 
     // ---- notifications ----
 
-    /** Announces changed posts to every replica ({@code replicaId|postId}), inside the caller's transaction. */
-    public static void notifyIn(Connection c, String channel, String payload) throws SQLException {
-        notify(c, channel, payload);
-    }
-
     private static void notify(Connection c, String channel, String payload) throws SQLException {
         try (PreparedStatement s = c.prepareStatement("SELECT pg_notify(?, ?)")) {
             bind(s, channel, payload);
@@ -206,10 +201,10 @@ public final class SessionLeases implements AutoCloseable {
     }
 
     /**
-     * Listens on a connection of its own: {@code onPost} gets the id of each post another replica changed,
+     * Listens on a connection of its own: {@code onPost} gets the thread and id of each post another replica changed,
      * {@code onInbox} the thread of each forwarded message. Both run on the listener's thread.
      */
-    public synchronized void listen(Consumer<String> onPost, Consumer<String> onInbox) {
+    public synchronized void listen(java.util.function.BiConsumer<String, String> onPost, Consumer<String> onInbox) {
         listener = new Thread(() -> {
             while (!closed) {
                 try (Connection c = dataSource.getConnection()) {
@@ -226,9 +221,14 @@ public final class SessionLeases implements AutoCloseable {
                         for (PGNotification n : got) {
                             try {
                                 if (POST_CHANNEL.equals(n.getName())) {
-                                    int bar = n.getParameter().indexOf('|');
-                                    if (bar > 0 && !n.getParameter().substring(0, bar).equals(replicaId)) {
-                                        onPost.accept(n.getParameter().substring(bar + 1));
+                                    // replica|n|threadId postId, n the thread id's length
+                                    String p = n.getParameter();
+                                    int bar = p.indexOf('|');
+                                    int bar2 = bar < 0 ? -1 : p.indexOf('|', bar + 1);
+                                    if (bar2 > 0 && !p.substring(0, bar).equals(replicaId)) {
+                                        int length = Integer.parseInt(p.substring(bar + 1, bar2));
+                                        String thread = p.substring(bar2 + 1, bar2 + 1 + length);
+                                        onPost.accept(thread, p.substring(bar2 + 1 + length));
                                     }
                                 } else if (INBOX_CHANNEL.equals(n.getName())) {
                                     onInbox.accept(n.getParameter());

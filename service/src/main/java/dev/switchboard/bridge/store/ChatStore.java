@@ -42,7 +42,8 @@ public final class ChatStore {
     /**
      * Several replicas on PostgreSQL: from now on a step commits only while replica {@code replicaId} holds the thread's
      * lease (the row is locked for the transaction, so it cannot be taken over meanwhile), and the posts it changed are
-     * announced to the other replicas ({@code NOTIFY switchboard_post, 'replicaId|postId'}, sent at commit).
+     * announced to the other replicas ({@code NOTIFY switchboard_post, 'replicaId|n|threadId postId'}, n the thread
+     * id's length; sent at commit).
      */
     public void fence(String replicaId) {
         this.fenceOwner = replicaId;
@@ -219,8 +220,9 @@ public final class ChatStore {
                 java.util.Set<String> ids = new java.util.LinkedHashSet<>();
                 changed.forEach(p -> ids.add(p.id()));
                 for (String id : ids) {
+                    // replica|length of the thread id|thread id, post id: a replica reads the post only when it watches
                     PreparedStatement n = statement(c, NOTIFY_POST);
-                    bind(n, owner + "|" + id);
+                    bind(n, owner + "|" + threadId.length() + "|" + threadId + id);
                     n.executeQuery().close();
                 }
             }

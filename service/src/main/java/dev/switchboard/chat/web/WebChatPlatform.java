@@ -35,6 +35,11 @@ public final class WebChatPlatform implements ChatPlatform {
         events.publish(post);
     }
 
+    @Override
+    public boolean watches(String threadId) {
+        return events.watching(threadId);
+    }
+
     /** Who watches which thread. */
     public ChatEvents events() {
         return events;
