@@ -36,11 +36,21 @@ public final class BridgeService {
             BridgeLimits limits, List<BindingRuntime> bindings, List<ChatPlatform> platforms, MeterRegistry meters,
             Clock clock) {
         ChatStore store = new ChatStore(dataSource);
+        // several replicas on PostgreSQL (issue 12): each session is driven by the replica holding its lease
+        SessionLeases leases = null;
+        try (java.sql.Connection c = dataSource.getConnection()) {
+            if (dev.switchboard.store.Database.Dialect.of(c) == dev.switchboard.store.Database.Dialect.POSTGRESQL) {
+                leases = new SessionLeases(dataSource, limits.leaseDuration());
+                store.fence(leases.replicaId());
+            }
+        } catch (java.sql.SQLException e) {
+            throw new dev.switchboard.store.StoreException("cannot open the store", e);
+        }
         A2aAgentClient client = new A2aAgentClient(vertx, contract.responseHeaders());
         Map<String, BindingRuntime> byName = new LinkedHashMap<>();
         bindings.forEach(b -> byName.put(b.spec().name(), b));
         SessionDriver driver = new SessionDriver(vertx, store, new ChatPlatforms(platforms), client,
-                new Engine(contract, limits.maxAnswerChars()), clock, meters, byName, LANES, limits);
+                new Engine(contract, limits.maxAnswerChars()), clock, meters, byName, LANES, limits, leases);
         return new BridgeService(driver, client, store);
     }
 

@@ -24,4 +24,17 @@ public interface ChatPlatform {
      * in the store already (the web chat reads it from there again). Called on a bridge lane: it must not block.
      */
     void show(ChatThread thread, Post post);
+
+    /**
+     * Shows a post that another replica wrote (several replicas on PostgreSQL, issue 12) to the people this replica
+     * serves live: the web chat's SSE streams. The owner of the thread already did everything else {@link #show}
+     * does (Slack posts it once, from there). Called on the replicas' listener thread: it must not block.
+     */
+    default void showElsewhere(ChatThread thread, Post post) {
+    }
+
+    /** True while someone on this replica watches the thread live: only then is another replica's post read again. */
+    default boolean watches(String threadId) {
+        return false;
+    }
 }

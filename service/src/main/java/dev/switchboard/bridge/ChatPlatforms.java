@@ -36,4 +36,22 @@ public final class ChatPlatforms {
             p.show(thread, post);
         }
     }
+
+    /** True while a platform of this replica shows the thread live ({@link ChatPlatform#watches}). */
+    boolean watchedHere(String threadId) {
+        for (ChatPlatform p : byName.values()) {
+            if (p.watches(threadId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Shows a post another replica wrote to this replica's live views ({@link ChatPlatform#showElsewhere}). */
+    void showElsewhere(ChatThread thread, Post post) {
+        ChatPlatform p = byName.get(thread.platform());
+        if (p != null) {
+            p.showElsewhere(thread, post);
+        }
+    }
 }

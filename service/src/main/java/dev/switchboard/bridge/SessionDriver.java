@@ -84,10 +84,21 @@ public final class SessionDriver implements AutoCloseable {
     private final BridgeLimits limits;
     private final long sweepTimer;
     private volatile boolean closed;
+    /** several replicas on PostgreSQL: the leases of this replica's sessions (issue 12); null with SQLite */
+    private final SessionLeases leases;
+    /** renews the leases and takes over the sessions of dead replicas; null with SQLite */
+    private java.util.concurrent.ScheduledExecutorService replicaTimers;
 
     public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
             Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits) {
+        this(vertx, store, platforms, client, engine, clock, meters, bindings, laneCount, limits, null);
+    }
+
+    public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
+            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits,
+            SessionLeases leases) {
         this.vertx = vertx;
+        this.leases = leases;
         this.limits = limits;
         this.store = store;
         this.platforms = platforms;
@@ -156,6 +167,9 @@ public final class SessionDriver implements AutoCloseable {
                     turnStarts.remove(threadId);
                     lastInput.remove(threadId);
                     unsaved.remove(threadId);
+                    if (leases != null && leases.holds(threadId)) {
+                        leases.release(threadId); // whichever replica a message reaches next takes it
+                    }
                 }
                 return null;
             });
@@ -193,8 +207,33 @@ public final class SessionDriver implements AutoCloseable {
         return Optional.ofNullable(bindings.get(name));
     }
 
-    /** B14: every session with unfinished turns is fed {@link Input.Restarted}. */
+    /**
+     * B14: every session with unfinished turns is fed {@link Input.Restarted}. With several replicas (PostgreSQL),
+     * only the sessions whose lease is free: this replica takes them, and from now on renews its leases, takes over
+     * the sessions of replicas that died, and listens for forwarded messages and other replicas' posts.
+     */
     public Future<Integer> recover() {
+        if (leases != null) {
+            return onLane("recover", () -> {
+                leases.listen(this::postElsewhere, this::inboxArrived);
+                long ms = leases.leaseDuration().toMillis();
+                replicaTimers = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "bridge-leases");
+                    t.setDaemon(true);
+                    return t;
+                });
+                replicaTimers.scheduleAtFixedRate(this::renewLeases, Math.max(1, ms / 3), Math.max(1, ms / 3),
+                        TimeUnit.MILLISECONDS);
+                replicaTimers.scheduleWithFixedDelay(this::takeOver, Math.max(1, ms / 2), Math.max(1, ms / 2),
+                        TimeUnit.MILLISECONDS);
+                return leases.orphans();
+            }).compose(orphans -> {
+                List<Future<Boolean>> taken = orphans.stream().filter(SessionLeases.Orphan::pending)
+                        .map(o -> onLane(o.threadId(), () -> ownOrTake(o.threadId()))).toList();
+                return Future.join(taken).transform(ar -> Future.succeededFuture(
+                        (int) taken.stream().filter(f -> f.succeeded() && f.result()).count()));
+            });
+        }
         return onLane("recover", () -> {
             Map<String, Session> pending = store.pendingSessions();
             pending.keySet().forEach(id -> submit(id, new Input.Restarted()));
@@ -217,7 +256,16 @@ public final class SessionDriver implements AutoCloseable {
      */
     public Future<Post> answer(ChatThread thread, String messageId, String questionId, Hitl.Answer answer, String text,
             Actor actor) {
-        return onLane(thread.threadId(), () -> {
+        if (leases == null) {
+            return onLane(thread.threadId(), () -> answerNow(thread, messageId, questionId, answer, text, actor));
+        }
+        return admitOrForward(thread, new SessionLeases.Inbound(messageId, thread.threadId(), text, actor, null, questionId,
+                Hitl.write(answer)));
+    }
+
+    private Post answerNow(ChatThread thread, String messageId, String questionId, Hitl.Answer answer, String text,
+            Actor actor) {
+        {
             Post question = store.post(questionId).filter(p -> p.threadId().equals(thread.threadId())
                     && Post.QUESTION.equals(p.kind())).orElseThrow(() -> new TurnRefused.NotTheQuestion(questionId,
                             "no question " + questionId + " in this thread"));
@@ -241,7 +289,7 @@ public final class SessionDriver implements AutoCloseable {
             }
             // checked and taken in one go on the lane: nothing of the thread can settle the question in between
             return admitNow(thread, messageId, text, actor, null, answer);
-        });
+        }
     }
 
     /**
@@ -256,7 +304,257 @@ public final class SessionDriver implements AutoCloseable {
     /** Accepts a message or a structured answer into the thread's session, on its lane. */
     private Future<Post> admit(ChatThread thread, String messageId, String text, Actor actor, String trace,
             Hitl.Answer structured) {
-        return onLane(thread.threadId(), () -> admitNow(thread, messageId, text, actor, trace, structured));
+        if (leases == null) {
+            return onLane(thread.threadId(), () -> admitNow(thread, messageId, text, actor, trace, structured));
+        }
+        return admitOrForward(thread, new SessionLeases.Inbound(messageId, thread.threadId(), text, actor, trace, null,
+                null));
+    }
+
+    // ================= several replicas (PostgreSQL, issue 12) =================
+
+    /** Takes a message here, or in the thread's owner's inbox when another replica holds the lease. */
+    private Future<Post> admitOrForward(ChatThread thread, SessionLeases.Inbound m) {
+        String threadId = thread.threadId();
+        if (leases == null) {
+            return onLane(threadId, () -> acceptHere(thread, m));
+        }
+        return onLane(threadId, () -> {
+            Optional<Post> existing = store.post(m.messageId());
+            if (existing.isPresent() && !leases.holds(threadId)) {
+                return checkedRepeat(thread, existing.get()); // B7, whoever drives the thread
+            }
+            threads.putIfAbsent(threadId, thread);
+            if (ownOrTake(threadId)) {
+                return acceptHere(thread, m);
+            }
+            leases.forward(m);
+            return (Post) null;
+        }).compose(p -> p != null ? Future.succeededFuture(p) : awaitForwarded(thread, m, System.nanoTime(), 0));
+    }
+
+    private Post acceptHere(ChatThread thread, SessionLeases.Inbound m) {
+        try {
+            if (m.questionId() != null) {
+                return answerNow(thread, m.messageId(), m.questionId(), Hitl.parseAnswer(m.answer()), m.text(), m.actor());
+            }
+            return admitNow(thread, m.messageId(), m.text(), m.actor(), m.trace(), null);
+        } catch (dev.switchboard.bridge.store.LeaseLost e) {
+            forget(thread.threadId());
+            leases.release(thread.threadId());
+            throw e;
+        }
+    }
+
+    private static Post checkedRepeat(ChatThread thread, Post existing) {
+        if (!existing.threadId().equals(thread.threadId()) || !(Post.USER.equals(existing.kind()))) {
+            throw new TurnRefused.MessageIdTaken(existing.id());
+        }
+        return existing;
+    }
+
+    /**
+     * Waits for the owner to accept (the post is there) or refuse a forwarded message; the message is durable in the
+     * inbox already. When the lease becomes free meanwhile (the owner died or let the session go), takes it and
+     * accepts the thread's inbox here.
+     */
+    private Future<Post> awaitForwarded(ChatThread thread, SessionLeases.Inbound m, long since, int tick) {
+        long limit = Math.max(30_000, leases.leaseDuration().toMillis() * 4);
+        if (closed) {
+            return Future.failedFuture(new IllegalStateException("the bridge is shutting down"));
+        }
+        Promise<Post> promise = Promise.promise();
+        vertx.setTimer(tick == 0 ? 20 : 100, id -> vertx.<Post>executeBlocking(() -> {
+            Optional<Post> post = store.post(m.messageId());
+            if (post.isPresent()) {
+                return checkedRepeat(thread, post.get());
+            }
+            SessionLeases.Refusal r = leases.takeRefusal(m.messageId());
+            if (r != null) {
+                throw refusal(thread, m, r);
+            }
+            return null;
+        }, false).compose(p -> p != null || tick % 5 != 4 ? Future.succeededFuture(p) : onLane(thread.threadId(), () -> {
+            // the owner may be gone, or have let the session go: the lease is free then, and the inbox is taken here
+            ownOrTake(thread.threadId());
+            return (Post) null;
+        })).onComplete(ar -> {
+            if (ar.failed()) {
+                promise.fail(ar.cause());
+            } else if (ar.result() != null) {
+                promise.complete(ar.result());
+            } else if (System.nanoTime() - since > limit * 1_000_000L) {
+                promise.fail(new IllegalStateException("the replica that drives thread " + thread.threadId()
+                        + " did not take the message in time; it is kept and will be taken"));
+            } else {
+                awaitForwarded(thread, m, since, tick + 1).onComplete(promise);
+            }
+        }));
+        return promise.future();
+    }
+
+    private TurnRefused refusal(ChatThread thread, SessionLeases.Inbound m, SessionLeases.Refusal r) {
+        return switch (r.kind()) {
+            case "QueueFull" -> new TurnRefused.QueueFull(limits.maxQueuedTurns());
+            case "NotTheQuestion" -> new TurnRefused.NotTheQuestion(m.questionId(), r.text());
+            case "BindingGone" -> new TurnRefused.BindingGone(thread.threadId(), thread.binding());
+            default -> new TurnRefused.MessageIdTaken(m.messageId());
+        };
+    }
+
+    /** On the thread's lane, holding its lease: accepts (or refuses) every message forwarded to it, oldest first. */
+    private void drainInbox(String threadId) {
+        for (SessionLeases.Inbound m : leases.inbox(threadId)) {
+            try {
+                acceptHere(thread(threadId), m);
+                leases.accepted(m.messageId());
+            } catch (TurnRefused e) {
+                leases.refused(m.messageId(), e.getClass().getSimpleName(), e.getMessage());
+            } catch (RuntimeException e) {
+                LOG.warn("bridge: a message forwarded to thread {} was not taken yet: {}", threadId, e.toString());
+                return;
+            }
+        }
+    }
+
+    /** The listener: a message was forwarded to a thread; this replica takes it when it drives the thread. */
+    private void inboxArrived(String threadId) {
+        if (!closed && leases.holds(threadId)) {
+            onLane(threadId, () -> {
+                if (leases.holds(threadId)) {
+                    drainInbox(threadId);
+                }
+                return null;
+            });
+        }
+    }
+
+    /** The listener: another replica changed a post; this replica's live views show it. */
+    private void postElsewhere(String threadId, String postId) {
+        if (!platforms.watchedHere(threadId)) {
+            return; // nobody here shows the thread live: nothing to read
+        }
+        store.post(postId).ifPresent(p -> store.thread(p.threadId()).ifPresent(t -> platforms.showElsewhere(t, p)));
+    }
+
+    /** Renews this replica's leases; a session whose lease is lost leaves this replica (another drives it now). */
+    private void renewLeases() {
+        if (closed) {
+            return;
+        }
+        try {
+            for (String threadId : leases.renew()) {
+                LOG.info("bridge: replica {} lost the lease of thread {}", leases.replicaId(), threadId);
+                onLane(threadId, () -> {
+                    forget(threadId);
+                    return null;
+                });
+            }
+            // a lease taken for a thread that then never came into memory (a refused message) is let go
+            for (String threadId : leases.held()) {
+                onLane(threadId, () -> {
+                    if (leases.holds(threadId) && !inMemory(threadId)) {
+                        leases.release(threadId);
+                    }
+                    return null;
+                });
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("bridge: cannot renew the sessions' leases: {}", e.toString());
+        }
+    }
+
+    /**
+     * Takes the sessions no live replica drives: each one with unfinished turns is recovered as after a restart (B14),
+     * and messages forwarded to a thread whose owner is gone are taken. Returns how many sessions were recovered.
+     */
+    private int takeOver() {
+        if (closed) {
+            return 0;
+        }
+        int found = 0;
+        try {
+            for (SessionLeases.Orphan o : leases.orphans()) {
+                if (closed) {
+                    break;
+                }
+                found++;
+                onLane(o.threadId(), () -> ownOrTake(o.threadId())).onFailure(e -> LOG.warn(
+                        "bridge: cannot take thread {} over: {}", o.threadId(), e.toString()));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("bridge: cannot look for sessions to take over: {}", e.toString());
+        }
+        return found;
+    }
+
+    /**
+     * On the thread's lane: true when this replica drives the thread, taking its lease when it is free. A session
+     * taken so, with unfinished turns, was driven by a replica that died or let it go: it is recovered as after a
+     * restart (B14, {@link Input.Restarted}) before anything else, then the messages forwarded to it are taken.
+     */
+    private boolean ownOrTake(String threadId) {
+        if (leases.holds(threadId)) {
+            return true;
+        }
+        if (closed || !leases.acquire(threadId)) {
+            return false;
+        }
+        forget(threadId); // whatever this replica held of it is older than the store
+        Session stored = store.session(threadId).orElse(null);
+        if (stored != null && !stored.idle()) {
+            LOG.info("bridge: replica {} takes over thread {}", leases.replicaId(), threadId);
+            step(threadId, new Input.Restarted());
+        }
+        drainInbox(threadId);
+        return true;
+    }
+
+    /**
+     * Drops everything this replica holds of a thread: its session, streams, timers, pending calls (their results are
+     * dropped: {@link #submit} steps only sessions whose lease this replica holds). On the thread's lane.
+     */
+    private void forget(String threadId) {
+        StreamHandle h = streams.remove(threadId);
+        if (h != null) {
+            h.close();
+        }
+        java.util.Set<PendingTimer> pending = timers.remove(threadId);
+        if (pending != null) {
+            pending.forEach(p -> vertx.cancelTimer(p.id));
+        }
+        sessions.remove(threadId);
+        threads.remove(threadId);
+        inFlight.remove(threadId);
+        turnStarts.remove(threadId);
+        lastInput.remove(threadId);
+        unsaved.remove(threadId);
+    }
+
+    /** This replica's leases (several replicas on PostgreSQL); null with SQLite. */
+    public SessionLeases leases() {
+        return leases;
+    }
+
+    /**
+     * For tests: the replica dies as a SIGKILLed process would, in this JVM. It stops renewing its leases, listening,
+     * taking sessions over and running its lanes; its streams are cut; it lets no lease go, so the others wait for
+     * them to expire.
+     */
+    public void dieForTest() {
+        closed = true;
+        if (replicaTimers != null) {
+            replicaTimers.shutdownNow();
+        }
+        if (leases != null) {
+            leases.close();
+        }
+        vertx.cancelTimer(sweepTimer);
+        for (ThreadPoolExecutor lane : lanes) {
+            lane.shutdownNow();
+        }
+        streams.values().forEach(StreamHandle::close);
+        timers.values().forEach(set -> set.forEach(p -> vertx.cancelTimer(p.id)));
     }
 
     /** {@link #admit}'s work, on the thread's lane. */
@@ -325,6 +623,19 @@ public final class SessionDriver implements AutoCloseable {
             return;
         }
         onLane(threadId, () -> {
+            step(threadId, input);
+            return null;
+        }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
+                e.toString()));
+    }
+
+    /** Steps the thread's session with an input, on its lane. */
+    private void step(String threadId, Input input) {
+        {
+            if (leases != null && !leases.holds(threadId)) {
+                forget(threadId); // another replica drives it: a late result, event or timer of this one is dropped
+                return;
+            }
             Instant now = clock.instant();
             lastInput.put(threadId, now);
             Session session = load(threadId);
@@ -338,15 +649,23 @@ public final class SessionDriver implements AutoCloseable {
                 }
                 sessions.put(threadId, t.session());
                 cancelTimersIfIdle(threadId, t.session());
-                return null;
+                return;
             }
             // a streamed chunk updates one post (issue 9): when all the step shows is answers, and the session
             // changed only in the answer and the stream's liveness, the answer post carries the change
             boolean saveSession = unsaved.contains(threadId) || t.session().gen() != session.gen()
                     || !t.effects().stream().allMatch(Effect.ShowAnswer.class::isInstance)
                     || !t.session().changedOnlyByStreaming(session);
-            List<Post> changed = metrics.commit(() -> store.commitStep(threadId, t.session(), t.effects(), null, now,
-                    saveSession));
+            List<Post> changed;
+            try {
+                changed = metrics.commit(() -> store.commitStep(threadId, t.session(), t.effects(), null, now,
+                        saveSession));
+            } catch (dev.switchboard.bridge.store.LeaseLost e) {
+                LOG.info("bridge: {}; the session leaves this replica", e.getMessage());
+                forget(threadId);
+                leases.release(threadId);
+                return;
+            }
             if (saveSession) {
                 unsaved.remove(threadId);
             }
@@ -355,9 +674,7 @@ public final class SessionDriver implements AutoCloseable {
             changed.forEach(p -> platforms.show(thread(threadId), p));
             run(threadId, t);
             cancelTimersIfIdle(threadId, t.session());
-            return null;
-        }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
-                e.toString()));
+        }
     }
 
     private Session load(String threadId) {
@@ -614,7 +931,16 @@ public final class SessionDriver implements AutoCloseable {
 
     @Override
     public void close() {
+        if (closed) {
+            return; // died for a test, or closed already
+        }
         closed = true;
+        if (replicaTimers != null) {
+            replicaTimers.shutdownNow();
+        }
+        if (leases != null) {
+            leases.close();
+        }
         vertx.cancelTimer(sweepTimer);
         streams.values().forEach(StreamHandle::close);
         for (ThreadPoolExecutor lane : lanes) {
@@ -625,6 +951,13 @@ public final class SessionDriver implements AutoCloseable {
                 lane.awaitTermination(5, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+        if (leases != null) {
+            try {
+                leases.releaseAll(); // a clean stop: the other replicas take its sessions over at their next scan
+            } catch (RuntimeException e) {
+                LOG.warn("bridge: cannot let the sessions' leases go: {}", e.toString());
             }
         }
     }

@@ -281,7 +281,8 @@ public final class ConfigLoader {
         dev.switchboard.bridge.BridgeLimits limits = new dev.switchboard.bridge.BridgeLimits(
                 (int) Math.min(Integer.MAX_VALUE, doc.positiveLong(b, "maxQueuedTurns", "spec.bridge.maxQueuedTurns", bd.maxQueuedTurns())),
                 (int) Math.min(Integer.MAX_VALUE, doc.positiveLong(b, "maxAnswerChars", "spec.bridge.maxAnswerChars", bd.maxAnswerChars())),
-                doc.duration(b, "sessionIdleTimeout", bd.sessionIdleTimeout()));
+                doc.duration(b, "sessionIdleTimeout", bd.sessionIdleTimeout()),
+                doc.duration(b, "leaseDuration", bd.leaseDuration()));
         return new BridgeSettings(new dev.switchboard.chat.web.WebChatSettings(
                 doc.bool(web, "trustForwardedUser", "spec.webChat.trustForwardedUser", false), defaultUser, proxies),
                 contract, limits);

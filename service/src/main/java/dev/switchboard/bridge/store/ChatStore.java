@@ -32,8 +32,21 @@ public final class ChatStore {
     private Database.Dialect dialect = Database.Dialect.SQLITE;
     private final java.util.concurrent.atomic.AtomicLong sessionWrites = new java.util.concurrent.atomic.AtomicLong();
 
+    /** the replica whose lease every step's commit must find (issue 12); null with one process (SQLite) */
+    private volatile String fenceOwner;
+
     public ChatStore(DataSource dataSource) {
         this.dataSource = dataSource;
+    }
+
+    /**
+     * Several replicas on PostgreSQL: from now on a step commits only while replica {@code replicaId} holds the thread's
+     * lease (the row is locked for the transaction, so it cannot be taken over meanwhile), and the posts it changed are
+     * announced to the other replicas ({@code NOTIFY switchboard_post, 'replicaId|n|threadId postId'}, n the thread
+     * id's length; sent at commit).
+     */
+    public void fence(String replicaId) {
+        this.fenceOwner = replicaId;
     }
 
     // ---- threads ----
@@ -145,7 +158,17 @@ public final class ChatStore {
      */
     public List<Post> commitStep(String threadId, Session session, List<Effect> effects, Post accepted, Instant now,
             boolean saveSession) {
+        String owner = fenceOwner;
         return inTransaction(c -> {
+            if (owner != null) {
+                PreparedStatement f = statement(c, FENCE);
+                bind(f, threadId, owner);
+                try (ResultSet rs = f.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new LeaseLost(threadId);
+                    }
+                }
+            }
             // what a step writes is what it changed (issue 9): a streamed chunk is one UPDATE of its answer post,
             // read back by the same statement; the thread's activity is moved once, and only when a post is added
             List<Post> changed = new ArrayList<>();
@@ -193,9 +216,23 @@ public final class ChatStore {
             if (saveSession) {
                 saveSessionIn(c, threadId, session, now);
             }
+            if (owner != null) {
+                java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+                changed.forEach(p -> ids.add(p.id()));
+                for (String id : ids) {
+                    // replica|length of the thread id|thread id, post id: a replica reads the post only when it watches
+                    PreparedStatement n = statement(c, NOTIFY_POST);
+                    bind(n, owner + "|" + threadId.length() + "|" + threadId + id);
+                    n.executeQuery().close();
+                }
+            }
             return changed;
         });
     }
+
+    private static final String FENCE =
+            "SELECT 1 FROM bridge_lease WHERE thread_id = ? AND owner = ? AND expires_at > now() FOR SHARE";
+    private static final String NOTIFY_POST = "SELECT pg_notify('switchboard_post', ?)";
 
     // ---- sessions ----
 

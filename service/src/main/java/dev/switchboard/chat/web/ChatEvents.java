@@ -32,6 +32,11 @@ public final class ChatEvents {
         return n;
     }
 
+    /** True while someone watches the thread. */
+    public boolean watching(String threadId) {
+        return listeners.containsKey(threadId);
+    }
+
     public void publish(Post post) {
         List<Consumer<Post>> l = listeners.get(post.threadId());
         if (l != null) {

@@ -29,6 +29,17 @@ public final class WebChatPlatform implements ChatPlatform {
         events.publish(post);
     }
 
+    /** A post another replica wrote: this replica's SSE streams of its thread show it too. */
+    @Override
+    public void showElsewhere(ChatThread thread, Post post) {
+        events.publish(post);
+    }
+
+    @Override
+    public boolean watches(String threadId) {
+        return events.watching(threadId);
+    }
+
     /** Who watches which thread. */
     public ChatEvents events() {
         return events;

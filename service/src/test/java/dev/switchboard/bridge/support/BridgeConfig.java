@@ -59,6 +59,11 @@ public final class BridgeConfig {
      * {@code tokens}. The listen address is 127.0.0.1:0 unless the lines say otherwise.
      */
     public static BridgeConfig server(Path store, String spec) {
+        return serverOn("sqlite:" + store, spec);
+    }
+
+    /** As {@link #server(Path, String)}, on the store setting {@code store} (e.g. a test PostgreSQL's URL). */
+    public static BridgeConfig serverOn(String store, String spec) {
         BridgeConfig c = new BridgeConfig();
         String listen = spec.lines().anyMatch(l -> l.startsWith("listen:")) ? "" : "listen: 127.0.0.1:0\n";
         c.yaml.append("""
@@ -66,7 +71,7 @@ public final class BridgeConfig {
                 kind: Server
                 spec:
                 %s
-                  store: sqlite:%s
+                  store: %s
                   contract:
                 %s
                 ---
