@@ -42,6 +42,10 @@ public final class BridgeService {
             if (dev.switchboard.store.Database.Dialect.of(c) == dev.switchboard.store.Database.Dialect.POSTGRESQL) {
                 leases = new SessionLeases(dataSource, limits.leaseDuration());
                 store.fence(leases.replicaId());
+                // the id in bridge_lease.owner, so that an operator (and a test) can tell which process drives a thread
+                org.slf4j.LoggerFactory.getLogger(BridgeService.class).info(
+                        "bridge: replica {} drives chat sessions under leases of {} ms", leases.replicaId(),
+                        limits.leaseDuration().toMillis());
             }
         } catch (java.sql.SQLException e) {
             throw new dev.switchboard.store.StoreException("cannot open the store", e);
