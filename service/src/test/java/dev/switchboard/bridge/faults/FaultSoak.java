@@ -31,6 +31,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
@@ -247,7 +248,7 @@ class FaultSoak {
     }
 
     /** Why a turn is not exactly once and final; null when it is. */
-    private static String problem(String messageId, String text, List<Post> posts) {
+    static String problem(String messageId, String text, List<Post> posts) {
         Post user = posts.stream().filter(p -> p.isUser() && p.id().equals(messageId)).findFirst().orElse(null);
         if (user == null) {
             return "not in the thread";
@@ -275,11 +276,16 @@ class FaultSoak {
     // ================= a person =================
 
     /** Writes a message, again and again with the same messageId while the service is down, until it is accepted. */
-    private static void post(ChatApi chat, String threadId, String messageId, String text) {
+    static void post(ChatApi chat, String threadId, String messageId, String text) {
+        post(() -> chat, threadId, messageId, text);
+    }
+
+    /** As {@link #post(ChatApi, String, String, String)}, each attempt to the replica {@code chat} names then. */
+    static void post(Supplier<ChatApi> chat, String threadId, String messageId, String text) {
         Awaitility.await("message " + messageId + " accepted").atMost(TURN_DEADLINE).pollDelay(Duration.ZERO)
                 .pollInterval(Duration.ofMillis(100)).until(() -> {
                     try {
-                        HttpResponse<String> r = chat.trySend("/api/chat/threads/" + threadId + "/messages", text,
+                        HttpResponse<String> r = chat.get().trySend("/api/chat/threads/" + threadId + "/messages", text,
                                 messageId);
                         return r.statusCode() == 201;
                     } catch (IOException e) {
@@ -288,12 +294,17 @@ class FaultSoak {
                 });
     }
 
-    private static void awaitFinal(ChatApi chat, String threadId, String messageId) {
+    static void awaitFinal(ChatApi chat, String threadId, String messageId) {
+        awaitFinal(() -> chat, threadId, messageId);
+    }
+
+    /** As {@link #awaitFinal(ChatApi, String, String)}, each look through the replica {@code chat} names then. */
+    static void awaitFinal(Supplier<ChatApi> chat, String threadId, String messageId) {
         try {
             Awaitility.await().atMost(TURN_DEADLINE).pollInterval(Duration.ofMillis(150)).until(() -> {
                 List<Post> posts;
                 try {
-                    posts = chat.posts(threadId);
+                    posts = chat.get().posts(threadId);
                 } catch (AssertionError e) {
                     return false; // the service is down
                 }

@@ -67,6 +67,7 @@ class ReplicaFailoverIT {
     final List<String> ids = new ArrayList<>();
     final List<Boolean> alive = new ArrayList<>();
     final Map<String, Long> takeovers = new LinkedHashMap<>();
+    final Map<String, Long> leaseTaken = new LinkedHashMap<>();
 
     @BeforeEach
     void start() throws Exception {
@@ -108,8 +109,9 @@ class ReplicaFailoverIT {
             vertx.close().await();
         }
         if (!takeovers.isEmpty()) {
-            System.out.println("replica failover (leaseDuration " + LEASE.toMillis() + " ms), from SIGKILL to the outcome "
-                    + "seen on a live replica: " + takeovers);
+            System.out.println("replica failover (leaseDuration " + LEASE.toMillis() + " ms), ms from SIGKILL to the "
+                    + "lease taken by another replica: " + leaseTaken + "; to the outcome seen on a live replica: "
+                    + takeovers);
         }
     }
 
@@ -120,6 +122,7 @@ class ReplicaFailoverIT {
         chats.get(0).awaitState(slow, "running");
         int owner = killOwner(slow.threadId());
         long killed = System.nanoTime();
+        awaitTakeover("mid-turn", slow.threadId(), owner, killed);
         assertOneOutcome("mid-turn", slow.threadId(), List.of(slow.messageId()), killed);
         startReplica(owner);
 
@@ -130,6 +133,7 @@ class ReplicaFailoverIT {
                         && x.text().length() < STREAMED.length()));
         owner = killOwner(streaming.threadId());
         killed = System.nanoTime();
+        awaitTakeover("mid-stream", streaming.threadId(), owner, killed);
         assertOneOutcome("mid-stream", streaming.threadId(), List.of(streaming.messageId()), killed);
         startReplica(owner);
 
@@ -141,6 +145,8 @@ class ReplicaFailoverIT {
         killed = System.nanoTime();
         ChatApi other = chats.get((owner + 1) % 3);
         Sent answer = other.send(asking.threadId(), "A friend.", "m-answer-after-kill", Map.of());
+        // the 201 comes once the new owner accepted the answer: the lease was taken by then
+        leaseTaken.put("open question", (System.nanoTime() - killed) / 1_000_000);
         assertOneOutcome("open question", asking.threadId(), List.of(asking.messageId(), answer.messageId()), killed);
         assertThat(agent.recorder().rpcRequests().stream().filter(RecordedRequest::isSend)
                 .filter(r -> answer.messageId().equals(r.messageId())).findFirst().orElseThrow().taskId())
@@ -171,6 +177,14 @@ class ReplicaFailoverIT {
         replicas.get(owner).kill();
         alive.set(owner, false);
         return owner;
+    }
+
+    /** Waits until another replica holds the thread's lease; records how long after the kill. */
+    private void awaitTakeover(String scenario, String threadId, int dead, long killed) {
+        String deadId = ids.get(dead);
+        Awaitility.await(scenario + ": another replica takes the lease of " + threadId).atMost(SETTLE)
+                .pollInterval(Duration.ofMillis(50)).until(() -> !deadId.equals(leaseOwner(threadId)));
+        leaseTaken.put(scenario, (System.nanoTime() - killed) / 1_000_000);
     }
 
     private String leaseOwner(String threadId) throws SQLException {
