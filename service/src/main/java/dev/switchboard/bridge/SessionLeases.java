@@ -46,8 +46,16 @@ public final class SessionLeases implements AutoCloseable {
             + "VALUES (?, ?, now() + ? * interval '1 millisecond') ON CONFLICT (thread_id) DO UPDATE "
             + "SET owner = excluded.owner, expires_at = excluded.expires_at "
             + "WHERE bridge_lease.expires_at < now() OR bridge_lease.owner = excluded.owner RETURNING thread_id";
+    /**
+     * Renews the leases no commit of this replica holds right now: a commit's fence holds its lease rows FOR SHARE, in
+     * its own order, so a renewal that waited for one of them while holding others could deadlock with it.
+     */
     private static final String RENEW = "UPDATE bridge_lease SET expires_at = now() + ? * interval '1 millisecond' "
-            + "WHERE owner = ? AND expires_at >= now() RETURNING thread_id";
+            + "WHERE owner = ? AND thread_id IN (SELECT thread_id FROM bridge_lease WHERE owner = ? "
+            + "AND expires_at >= now() FOR NO KEY UPDATE SKIP LOCKED) RETURNING thread_id";
+    /** Renews one lease, waiting for a commit that holds it (and holding no other lease row meanwhile). */
+    private static final String RENEW_ONE = "UPDATE bridge_lease SET expires_at = now() + ? * interval '1 millisecond' "
+            + "WHERE thread_id = ? AND owner = ? AND expires_at >= now() RETURNING thread_id";
     private static final String RELEASE = "DELETE FROM bridge_lease WHERE thread_id = ? AND owner = ?";
     private static final String RELEASE_ALL = "DELETE FROM bridge_lease WHERE owner = ?";
     private static final String ORPHANS = "SELECT s.thread_id, 1 FROM bridge_session s "
@@ -109,10 +117,19 @@ public final class SessionLeases implements AutoCloseable {
         }
     }
 
-    /** Renews every lease of this replica in one statement; returns the threads whose lease it no longer holds. */
+    /**
+     * Renews every lease of this replica: in one statement those no commit holds at the moment, then one by one the
+     * others (waiting for the commit); returns the threads whose lease it no longer holds.
+     */
     public Set<String> renew() {
         synchronized (leaseLock) {
-            Set<String> kept = new HashSet<>(query(RENEW, rs -> rs.getString(1), leaseDuration.toMillis(), replicaId));
+            Set<String> kept = new HashSet<>(query(RENEW, rs -> rs.getString(1), leaseDuration.toMillis(), replicaId,
+                    replicaId));
+            for (String threadId : held) {
+                if (!kept.contains(threadId)) {
+                    kept.addAll(query(RENEW_ONE, rs -> rs.getString(1), leaseDuration.toMillis(), threadId, replicaId));
+                }
+            }
             Set<String> lost = new HashSet<>(held);
             lost.removeAll(kept);
             held.removeAll(lost);
