@@ -252,7 +252,7 @@ class ReplicaSoak {
                 replica soak: %d turns in %d threads on %d replicas (PostgreSQL, leaseDuration %d ms), agent A2A 1.0 "%s"
                   (deduplicates messageIds); each message posted to a random live replica
                   kills (SIGKILL):      %d, rotating among the replicas, each restarted at once (restarts took %s ms)
-                  takeovers logged:     %d (sessions with unfinished turns taken from a dead owner)
+                  takeovers logged:     %d (a session with unfinished turns taken, its lease expired, by a live or restarted replica)
                   duration:             %d s
                   outcomes:             %s
                   lost turns:           %d
