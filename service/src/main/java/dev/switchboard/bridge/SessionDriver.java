@@ -460,7 +460,7 @@ public final class SessionDriver implements AutoCloseable {
                 });
             }
         } catch (RuntimeException e) {
-            LOG.warn("bridge: cannot renew the sessions' leases: {}", e.toString());
+            LOG.warn("bridge: cannot renew the sessions' leases: {}", withCause(e));
         }
     }
 
@@ -626,7 +626,16 @@ public final class SessionDriver implements AutoCloseable {
             step(threadId, input);
             return null;
         }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
-                e.toString()));
+                withCause(e)));
+    }
+
+    /** A failure with its root cause (a store failure wraps the database's words, which say what went wrong). */
+    private static String withCause(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root == e ? e.toString() : e + " (" + root + ")";
     }
 
     /** Steps the thread's session with an input, on its lane. */
