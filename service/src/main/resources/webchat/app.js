@@ -860,17 +860,8 @@
     const form = document.createElement('form');
     form.className = 'question-answer';
     form.autocomplete = 'off';
-    const id = 'answer-' + Math.random().toString(36).slice(2);
-    const label = document.createElement('label');
-    label.className = 'visually-hidden';
-    label.htmlFor = id;
-    label.textContent = 'Your answer';
-    const input = document.createElement('input');
-    input.type = 'text';
-    input.id = id;
-    input.className = 'question-answer-input';
-    input.dataset.testid = 'question-answer-input';
-    input.placeholder = 'Your answer…';
+    const { label, input } = labelledInput('answer', 'Your answer', 'question-answer-input', 'question-answer-input',
+      'Your answer…');
     input.value = draft;
     const button = document.createElement('button');
     button.type = 'submit';
@@ -940,7 +931,23 @@
   }
 
   /** A <pre> of {@code text} cut after {@code limit} characters, saying so, with a "Show all" toggle. */
-  function clippedPre(text, limit, testid) {
+  /** A text input with a label only screen readers show (the placeholder says the same to everyone else). */
+function labelledInput(idPrefix, labelText, className, testid, placeholder) {
+  const id = idPrefix + '-' + Math.random().toString(36).slice(2);
+  const label = document.createElement('label');
+  label.className = 'visually-hidden';
+  label.htmlFor = id;
+  label.textContent = labelText;
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.id = id;
+  input.className = className;
+  input.dataset.testid = testid;
+  input.placeholder = placeholder;
+  return { label, input };
+}
+
+function clippedPre(text, limit, testid) {
     const wrap = document.createElement('div');
     wrap.className = 'clipped';
     const pre = document.createElement('pre');
@@ -1138,17 +1145,8 @@
     }
     const actions = document.createElement('div');
     actions.className = 'hitl-actions';
-    const reasonId = 'reason-' + Math.random().toString(36).slice(2);
-    const reasonLabel = document.createElement('label');
-    reasonLabel.className = 'visually-hidden';
-    reasonLabel.htmlFor = reasonId;
-    reasonLabel.textContent = 'Reason (optional)';
-    const reason = document.createElement('input');
-    reason.type = 'text';
-    reason.id = reasonId;
-    reason.className = 'hitl-reason';
-    reason.dataset.testid = 'approval-reason';
-    reason.placeholder = 'Reason (optional)';
+    const { label: reasonLabel, input: reason } = labelledInput('reason', 'Reason (optional)', 'hitl-reason',
+      'approval-reason', 'Reason (optional)');
     reason.maxLength = 2000;
     const approve = document.createElement('button');
     approve.type = 'button';

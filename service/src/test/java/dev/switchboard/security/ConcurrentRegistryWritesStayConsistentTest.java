@@ -8,10 +8,8 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.gateway.support.Wait;
-import dev.switchboard.registry.AgentOrigin;
-import dev.switchboard.registry.AgentRegistry;
-import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.store.Database;
+import dev.switchboard.store.RegistryRace;
 import dev.switchboard.store.SqlRegistrationStore;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
@@ -21,15 +19,10 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,47 +97,9 @@ class ConcurrentRegistryWritesStayConsistentTest {
      */
     @Test
     void writesOfOneIdReleasedAtOnceNeverLeaveStoreAndMemoryApart(@TempDir Path dir) throws Exception {
-        int threads = 8;
         try (Database db = Database.open("sqlite:" + dir.resolve("direct.db"))) {
-            SqlRegistrationStore store = new SqlRegistrationStore(db.dataSource());
-            AgentRegistry registry = new AgentRegistry(store, Duration.ofMillis(1), 1000);
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            try {
-                for (int round = 0; round < 150; round++) {
-                    String id = "race-" + round;
-                    registry.register(agent(id, Instant.now()), Instant.now());
-                    CyclicBarrier start = new CyclicBarrier(threads);
-                    List<java.util.concurrent.Future<?>> work = new ArrayList<>();
-                    for (int t = 0; t < threads; t++) {
-                        int kind = (t + round) % 4;
-                        work.add(pool.submit(() -> {
-                            start.await(30, TimeUnit.SECONDS);
-                            Instant now = Instant.now();
-                            switch (kind) {
-                                case 0 -> registry.register(agent(id, now), now);
-                                case 1 -> registry.deregister(id);
-                                case 2 -> registry.heartbeat(id, now);
-                                default -> registry.expire(now.plusSeconds(1));
-                            }
-                            return null;
-                        }));
-                    }
-                    for (java.util.concurrent.Future<?> f : work) {
-                        f.get(60, TimeUnit.SECONDS);
-                    }
-                    boolean inMemory = registry.find(id).isPresent();
-                    boolean stored = store.loadAll().stream().anyMatch(a -> a.id().equals(id));
-                    assertThat(stored).as("round " + round + ": stored vs in memory (" + inMemory + ")").isEqualTo(inMemory);
-                }
-            } finally {
-                pool.shutdownNow();
-            }
+            RegistryRace.run(new SqlRegistrationStore(db.dataSource()), 150);
         }
-    }
-
-    private static RegisteredAgent agent(String id, Instant now) {
-        return new RegisteredAgent(id, "n", "http://127.0.0.1:1/", "", "", List.of(), List.of(), List.of(), List.of(),
-                null, null, AgentOrigin.DYNAMIC, now, now);
     }
 
     @Test

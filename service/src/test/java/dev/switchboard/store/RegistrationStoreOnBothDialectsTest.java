@@ -4,17 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentOrigin;
-import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.RegisteredAgent;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -73,41 +67,8 @@ class RegistrationStoreOnBothDialectsTest {
     @ParameterizedTest
     @EnumSource(TestStore.class)
     void writesOfOneIdReleasedAtOnceLeaveStoreAndMemoryAgreeing(TestStore kind, @TempDir Path dir) throws Exception {
-        int threads = 8;
         try (Database db = kind.open(dir)) {
-            SqlRegistrationStore store = new SqlRegistrationStore(db.dataSource());
-            AgentRegistry registry = new AgentRegistry(store, Duration.ofMillis(1), 1000);
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            try {
-                for (int round = 0; round < 40; round++) {
-                    String id = "race-" + round;
-                    registry.register(agent(id, "n", Instant.now(), Instant.now()), Instant.now());
-                    CyclicBarrier start = new CyclicBarrier(threads);
-                    List<java.util.concurrent.Future<?>> work = new ArrayList<>();
-                    for (int t = 0; t < threads; t++) {
-                        int k = (t + round) % 4;
-                        work.add(pool.submit(() -> {
-                            start.await(30, TimeUnit.SECONDS);
-                            Instant now = Instant.now();
-                            switch (k) {
-                                case 0 -> registry.register(agent(id, "n", now, now), now);
-                                case 1 -> registry.deregister(id);
-                                case 2 -> registry.heartbeat(id, now);
-                                default -> registry.expire(now.plusSeconds(1));
-                            }
-                            return null;
-                        }));
-                    }
-                    for (java.util.concurrent.Future<?> f : work) {
-                        f.get(60, TimeUnit.SECONDS);
-                    }
-                    boolean inMemory = registry.find(id).isPresent();
-                    boolean stored = store.loadAll().stream().anyMatch(a -> a.id().equals(id));
-                    assertThat(stored).as("round " + round).isEqualTo(inMemory);
-                }
-            } finally {
-                pool.shutdownNow();
-            }
+            RegistryRace.run(new SqlRegistrationStore(db.dataSource()), 40);
         }
     }
 

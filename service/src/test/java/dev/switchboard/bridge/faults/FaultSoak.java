@@ -87,34 +87,7 @@ class FaultSoak {
             port = s.getLocalPort(); // one port for every run, so the people keep their URL across restarts
         }
         Path config = dir.resolve("switchboard.yaml");
-        Files.writeString(config, """
-                apiVersion: switchboard.dev/v1
-                kind: Server
-                spec:
-                  listen: 127.0.0.1:%d
-                  store: sqlite:%s
-                  contract:
-                    giveUpAfter: 10m
-                    busyNoticeAfter: 3s
-                    silenceLimit: 10s
-                    responseHeaders: 5s
-                    settleDelay: 200ms
-                    pollBackoffMax: 500ms
-                    retryBackoffMax: 500ms
-                ---
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: chaos}
-                spec: {url: %s}
-                ---
-                apiVersion: switchboard.dev/v1
-                kind: Binding
-                metadata: {name: web-chaos}
-                spec:
-                  backendRef: {name: chaos}
-                  chat: {platform: web, channels: [chaos]}
-                  identity: {userId: soak-bot}
-                """.formatted(port, dir.resolve("soak.db"), agent.url()));
+        Files.writeString(config, soakConfig(port, "sqlite:" + dir.resolve("soak.db"), null, agent.url()));
         logs = Files.createDirectories(Path.of("target", "fault-soak"));
         service = new ServiceProcess(config, logs);
     }
@@ -313,5 +286,40 @@ class FaultSoak {
         } catch (ConditionTimeoutException e) {
             throw new AssertionError("turn " + messageId + " did not end within " + TURN_DEADLINE, e);
         }
+    }
+
+    /**
+     * The soak's service configuration: the chaotic agent bound to the web channel {@code chaos}, with contract
+     * durations short enough for a soak; {@code bridgeLine} (e.g. {@code bridge: {leaseDuration: 3000ms}}) or null.
+     */
+    static String soakConfig(int port, String store, String bridgeLine, String agentUrl) {
+        return """
+                apiVersion: switchboard.dev/v1
+                kind: Server
+                spec:
+                  listen: 127.0.0.1:%d
+                  store: %s
+                %s  contract:
+                    giveUpAfter: 10m
+                    busyNoticeAfter: 3s
+                    silenceLimit: 10s
+                    responseHeaders: 5s
+                    settleDelay: 200ms
+                    pollBackoffMax: 500ms
+                    retryBackoffMax: 500ms
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: AgentBackend
+                metadata: {name: chaos}
+                spec: {url: %s}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: Binding
+                metadata: {name: web-chaos}
+                spec:
+                  backendRef: {name: chaos}
+                  chat: {platform: web, channels: [chaos]}
+                  identity: {userId: soak-bot}
+                """.formatted(port, store, bridgeLine == null ? "" : "  " + bridgeLine + "\n", agentUrl);
     }
 }

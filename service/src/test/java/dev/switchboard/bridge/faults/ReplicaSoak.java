@@ -87,35 +87,8 @@ class ReplicaSoak {
                 port = s.getLocalPort(); // the same port across restarts
             }
             Path config = dir.resolve("replica-" + i + ".yaml");
-            Files.writeString(config, """
-                    apiVersion: switchboard.dev/v1
-                    kind: Server
-                    spec:
-                      listen: 127.0.0.1:%d
-                      store: %s
-                      bridge: {leaseDuration: %dms}
-                      contract:
-                        giveUpAfter: 10m
-                        busyNoticeAfter: 3s
-                        silenceLimit: 10s
-                        responseHeaders: 5s
-                        settleDelay: 200ms
-                        pollBackoffMax: 500ms
-                        retryBackoffMax: 500ms
-                    ---
-                    apiVersion: switchboard.dev/v1
-                    kind: AgentBackend
-                    metadata: {name: chaos}
-                    spec: {url: %s}
-                    ---
-                    apiVersion: switchboard.dev/v1
-                    kind: Binding
-                    metadata: {name: web-chaos}
-                    spec:
-                      backendRef: {name: chaos}
-                      chat: {platform: web, channels: [chaos]}
-                      identity: {userId: soak-bot}
-                    """.formatted(port, store, LEASE.toMillis(), agent.url()));
+            Files.writeString(config, FaultSoak.soakConfig(port, store,
+                    "bridge: {leaseDuration: " + LEASE.toMillis() + "ms}", agent.url()));
             replicas.add(new ServiceProcess(config, logs.resolve("replica-" + i)));
             chats.add(new ChatApi(replicas.get(i).start()));
             alive.set(i, 1);
