@@ -113,37 +113,37 @@ class G12MetricsTest {
         await().untilAsserted(() -> {
             Metrics m = scrape();
             // requests by agent, method and outcome
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "message/send", "outcome", "ok")).isGreaterThanOrEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "SendMessage", "outcome", "ok")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "message/send", "outcome", "application_error")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "other", "outcome", "application_error")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "agent_http_error")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "unreachable")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "timeout")).isEqualTo(2);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "too_large")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "busy")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "invalid_request")).isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "message/send", "outcome", "ok")).as("REQUESTS agent m-echo method message/send outcome ok").isGreaterThanOrEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "SendMessage", "outcome", "ok")).as("REQUESTS agent m-echo method SendMessage outcome ok").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "message/send", "outcome", "application_error")).as("REQUESTS agent m-echo method message/send outcome application_error").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "other", "outcome", "application_error")).as("REQUESTS agent m-echo method other outcome application_error").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "agent_http_error")).as("REQUESTS agent m-echo outcome agent_http_error").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "unreachable")).as("REQUESTS agent m-echo outcome unreachable").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "timeout")).as("REQUESTS agent m-echo outcome timeout").isEqualTo(2);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "too_large")).as("REQUESTS agent m-echo outcome too_large").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "busy")).as("REQUESTS agent m-echo outcome busy").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-echo", "outcome", "invalid_request")).as("REQUESTS agent m-echo outcome invalid_request").isEqualTo(1);
             assertThat(m.sum(REQUESTS, "agent", "m-echo", "method", "message/stream", "outcome", "caller_disconnected"))
                     .isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-idle", "method", "message/stream", "outcome", "idle_timeout")).isEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "m-gone", "outcome", "unreachable")).isGreaterThanOrEqualTo(1);
-            assertThat(m.sum(REQUESTS, "agent", "unknown", "outcome", "not_found")).isGreaterThanOrEqualTo(1);
-            assertThat(m.sum(REQUESTS, "outcome", "unauthorized")).isGreaterThanOrEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-idle", "method", "message/stream", "outcome", "idle_timeout")).as("REQUESTS agent m-idle method message/stream outcome idle_timeout").isEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "m-gone", "outcome", "unreachable")).as("REQUESTS agent m-gone outcome unreachable").isGreaterThanOrEqualTo(1);
+            assertThat(m.sum(REQUESTS, "agent", "unknown", "outcome", "not_found")).as("REQUESTS agent unknown outcome not_found").isGreaterThanOrEqualTo(1);
+            assertThat(m.sum(REQUESTS, "outcome", "unauthorized")).as("REQUESTS outcome unauthorized").isGreaterThanOrEqualTo(1);
             // latency histogram
             assertThat(m.has("switchboard_gateway_request_duration_seconds_bucket", "agent", "m-echo",
                     "method", "message/send")).isTrue();
             assertThat(m.text()).contains("le=\"");
             assertThat(m.sum("switchboard_gateway_request_duration_seconds_count", "agent", "m-echo",
-                    "method", "message/send")).isGreaterThanOrEqualTo(1);
+                    "method", "message/send")).as("request_duration_seconds_count m-echo message/send").isGreaterThanOrEqualTo(1);
             // calls in flight and open streams, back at zero
             assertThat(m.has("switchboard_gateway_in_flight", "agent", "m-echo")).isTrue();
-            assertThat(m.sum("switchboard_gateway_in_flight", "agent", "m-echo")).isZero();
-            assertThat(m.sum("switchboard_gateway_in_flight", "agent", "m-idle")).isZero();
+            assertThat(m.sum("switchboard_gateway_in_flight", "agent", "m-echo")).as("switchboard_gateway_in_flight agent m-echo").isZero();
+            assertThat(m.sum("switchboard_gateway_in_flight", "agent", "m-idle")).as("switchboard_gateway_in_flight agent m-idle").isZero();
             assertThat(m.has("switchboard_gateway_streams_open", "agent", "m-echo")).isTrue();
-            assertThat(m.sum("switchboard_gateway_streams_open", "agent", "m-echo")).isZero();
-            assertThat(m.sum("switchboard_gateway_streams_open", "agent", "m-idle")).isZero();
+            assertThat(m.sum("switchboard_gateway_streams_open", "agent", "m-echo")).as("switchboard_gateway_streams_open agent m-echo").isZero();
+            assertThat(m.sum("switchboard_gateway_streams_open", "agent", "m-idle")).as("switchboard_gateway_streams_open agent m-idle").isZero();
             // rejections
-            assertThat(m.sum("switchboard_gateway_rejections_total", "agent", "m-echo")).isEqualTo(1);
+            assertThat(m.sum("switchboard_gateway_rejections_total", "agent", "m-echo")).as("switchboard_gateway_rejections_total agent m-echo").isEqualTo(1);
         });
     }
 
