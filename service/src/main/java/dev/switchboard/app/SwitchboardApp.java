@@ -7,6 +7,7 @@ import dev.switchboard.chat.slack.SlackPlatform;
 import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.config.Compat;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.Egress;
@@ -146,7 +147,7 @@ public final class SwitchboardApp {
             Router router = Router.router(vertx);
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                    config.bridge().webChat().proxies());
+                    config.bridge().webChat().proxies()).kubemqPlatformCard(config.server().compat() == Compat.KUBEMQ);
             List<BindingRuntime> bindings = Bindings.of(config, registry);
             WebChatPlatform webChat = new WebChatPlatform();
             SlackPlatform slack = new SlackPlatform(SlackApps.of(config),
@@ -185,7 +186,8 @@ public final class SwitchboardApp {
 
     private void mountRoutes(SwitchboardConfig config, Clock clock) {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
-        GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry);
+        boolean kubemq = config.server().compat() == Compat.KUBEMQ;
+        GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         RouterErrors.mount(router);
         HealthRoutes.mount(router);
         MetricsRoutes.mount(router, meters);
@@ -194,11 +196,12 @@ public final class SwitchboardApp {
             cards.forget(id);
         });
         new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
-                cards::invalidate).mount(router);
+                cards::invalidate).bareList(kubemq).mount(router);
         cards.mount(router);
         gateway = new GatewayHandler(vertx, client, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress);
         router.post("/a2a/:agentId").handler(gateway);
+        router.get("/a2a/:agentId/stream").handler(gateway::handleStream);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")
                 .putHeader("Content-Type", "application/json")
                 .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}"));

@@ -224,8 +224,14 @@ public final class ConfigLoader {
         }
         RegistrySettings registry = new RegistrySettings(allowedHosts, (int) Math.min(Integer.MAX_VALUE,
                 doc.positiveLong(r, "maxRegistrations", "spec.registry.maxRegistrations", rd.maxRegistrations())));
+        Compat compat;
+        try {
+            compat = Compat.parse(doc.optionalText(spec, "compat", null));
+        } catch (IllegalArgumentException e) {
+            throw doc.error("spec.compat", e.getMessage());
+        }
         return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway, insecure,
-                publicUrl, http, registry, storePassword);
+                publicUrl, http, registry, storePassword).withCompat(compat);
     }
 
     /** scheme://host[:port] with no path, query, fragment or userinfo; a trailing slash is dropped. */

@@ -23,6 +23,7 @@ import java.util.List;
  * @param http bounds on connections
  * @param registry what API-registered agents may be
  * @param storePasswordSecretRef the PostgreSQL password, a key of a Secret; null: the environment's PGPASSWORD, if any
+ * @param compat whose names the caller-visible parts use (default {@link Compat#NONE}: Switchboard's)
  */
 public record ServerSpec(
         String host,
@@ -37,7 +38,16 @@ public record ServerSpec(
         String publicUrl,
         HttpLimits http,
         RegistrySettings registry,
-        SecretRef storePasswordSecretRef) {
+        SecretRef storePasswordSecretRef,
+        Compat compat) {
+
+    /** Switchboard's own names (no {@code compat}). */
+    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
+            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
+            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef) {
+        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
+                registry, storePasswordSecretRef, Compat.NONE);
+    }
 
     /** A server with no store password of its own. */
     public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
@@ -59,17 +69,28 @@ public record ServerSpec(
 
     public ServerSpec withListen(String newHost, int newPort) {
         return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, compat);
     }
 
     public ServerSpec withStore(String newStore) {
         return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, compat);
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry, storePasswordSecretRef);
+                newInsecure, publicUrl, http, registry, storePasswordSecretRef, compat);
+    }
+
+    /**
+     * With KubeMQ's names: the caller-id header becomes {@value Compat#KUBEMQ_CALLER_ID_HEADER} unless one
+     * other than Switchboard's default was set.
+     */
+    public ServerSpec withCompat(Compat newCompat) {
+        String header = newCompat == Compat.KUBEMQ && callerIdHeader.equals(DEFAULT_CALLER_ID_HEADER)
+                ? Compat.KUBEMQ_CALLER_ID_HEADER : callerIdHeader;
+        return new ServerSpec(host, port, store, adminToken, apiKeys, header, registrationTtl, gateway,
+                insecure, publicUrl, http, registry, storePasswordSecretRef, newCompat);
     }
 
     @Override
@@ -78,6 +99,7 @@ public record ServerSpec(
                 + ", storePassword=" + (storePasswordSecretRef == null ? "none" : "secret " + storePasswordSecretRef.name())
                 + ", adminToken="
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
-                + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl + "]";
+                + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
+                + ", compat=" + compat + "]";
     }
 }

@@ -63,6 +63,8 @@ public final class CardRoutes {
     private final String publicUrl;
     private final List<CidrBlock> trustedProxies;
     private final ConcurrentHashMap<CacheKey, Cached> cache = new ConcurrentHashMap<>();
+    /** The platform card is KubeMQ's ({@code compat: kubemq}). */
+    private boolean kubemqPlatformCard;
 
     private record Cached(long expiresAt, ObjectNode card) {}
 
@@ -81,6 +83,15 @@ public final class CardRoutes {
         this.version = version;
         this.publicUrl = publicUrl == null ? null : publicUrl.replaceAll("/+$", "");
         this.trustedProxies = List.copyOf(trustedProxies);
+    }
+
+    /**
+     * Serves KubeMQ's platform card at {@code /.well-known/agent-card.json} (its reference §10): {@code name: "kubemq"}
+     * and KubeMQ's other fixed fields, its {@code url} this gateway's.
+     */
+    public CardRoutes kubemqPlatformCard(boolean kubemq) {
+        this.kubemqPlatformCard = kubemq;
+        return this;
     }
 
     public void mount(Router router) {
@@ -123,6 +134,10 @@ public final class CardRoutes {
     }
 
     private void platformCard(RoutingContext ctx) {
+        if (kubemqPlatformCard) {
+            sendCard(ctx, kubemqCard(baseUrl(ctx.request()) + "/"));
+            return;
+        }
         String base = baseUrl(ctx.request()) + "/a2a";
         List<RegisteredAgent> agents = registry.list(List.of(), Integer.MAX_VALUE);
         // an agent registered without skills has those of its own card (PRODUCT.md: "else taken from the agent's card")
@@ -148,6 +163,19 @@ public final class CardRoutes {
                 ? Future.succeededFuture(hit.card)
                 : fetch(agent, "").onSuccess(c -> remember(agent, "", c));
         return card.map(c -> CardCodec.read(c).skills()).otherwise(List.of());
+    }
+
+    static ObjectNode kubemqCard(String url) {
+        ObjectNode card = JSON.createObjectNode();
+        card.put("name", "kubemq");
+        card.put("description", "KubeMQ A2A Gateway");
+        card.put("version", "latest");
+        card.put("url", url);
+        card.putArray("skills");
+        card.putArray("defaultInputModes").add("text");
+        card.putArray("defaultOutputModes").add("text");
+        card.putArray("protocolVersions").add("1.0");
+        return card;
     }
 
     private void platformCard(RoutingContext ctx, String base, List<AgentSkill> skills) {

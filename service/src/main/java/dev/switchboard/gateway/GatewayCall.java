@@ -390,9 +390,11 @@ final class GatewayCall {
         }
         permit.release();
         bytes.release();
-        if (!(streaming && streamHeadersSent && outcome == GatewayMetrics.Outcome.OK)) {
-            // a relayed stream's OK was recorded with its first event
-            metrics.record(agent.id(), fields.method(), outcome, streamHeadersSent ? -1 : System.nanoTime() - started);
+        if (!streamHeadersSent) {
+            metrics.record(agent.id(), fields.method(), outcome, System.nanoTime() - started);
+        } else if (outcome != GatewayMetrics.Outcome.OK) {
+            // a relayed stream was counted (OK) with its first event; how it ended otherwise is counted too
+            metrics.recordEnd(agent.id(), fields.method(), outcome);
         }
     }
 

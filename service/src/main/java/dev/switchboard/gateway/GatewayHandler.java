@@ -6,7 +6,9 @@ import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.vertx.core.Handler;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
@@ -16,6 +18,7 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 
 /**
  * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, finds the agent, takes a slot of
@@ -27,6 +30,9 @@ import java.util.Optional;
 public final class GatewayHandler implements Handler<RoutingContext> {
 
     private static final String PREFIX = "/a2a/";
+    private static final String STREAM_SUFFIX = "/stream";
+    /** What a {@code GET …/stream} asks the agent for. */
+    static final String STREAM_METHOD = "message/stream";
     /** The most of a refused call's body read to find its id. */
     static final int ID_PEEK_BYTES = 64 * 1024;
     private static final String BUDGET_FULL = "server busy: the gateway holds its maximum of request bytes; retry shortly";
@@ -60,37 +66,102 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         handle(ctx.request(), ctx.pathParam("agentId"));
     }
 
+    /** {@code GET /a2a/{agentId}/stream}, for the router (paths with escapes). */
+    public void handleStream(RoutingContext ctx) {
+        stream(ctx.request(), ctx.pathParam("agentId"));
+    }
+
     /**
-     * The hot path: {@code POST /a2a/{agentId}} taken before the router, which would otherwise match
-     * every route and build a routing context for each call. Returns false for anything else.
+     * The hot path: {@code POST /a2a/{agentId}} (and {@code GET /a2a/{agentId}/stream}) taken before the router,
+     * which would otherwise match every route and build a routing context for each call. Returns false for
+     * anything else.
      */
     public boolean tryHandle(HttpServerRequest request) {
         String path = request.path();
-        if (request.method() != HttpMethod.POST || path == null || !path.startsWith(PREFIX) || path.length() == PREFIX.length()) {
+        if (path == null || !path.startsWith(PREFIX) || path.length() == PREFIX.length()) {
             return false;
         }
-        String agentId = path.substring(PREFIX.length());
-        if (agentId.indexOf('/') >= 0 || agentId.indexOf('%') >= 0) {
-            return false; // the router decodes and answers odd paths
+        HttpMethod method = request.method();
+        if (method == HttpMethod.POST) {
+            String agentId = path.substring(PREFIX.length());
+            if (agentId.indexOf('/') >= 0 || agentId.indexOf('%') >= 0) {
+                return false; // the router decodes and answers odd paths
+            }
+            handle(request, agentId);
+            return true;
         }
-        handle(request, agentId);
-        return true;
+        if (method == HttpMethod.GET && path.endsWith(STREAM_SUFFIX) && path.length() > PREFIX.length() + STREAM_SUFFIX.length()) {
+            String agentId = path.substring(PREFIX.length(), path.length() - STREAM_SUFFIX.length());
+            if (agentId.indexOf('/') >= 0 || agentId.indexOf('%') >= 0) {
+                return false;
+            }
+            stream(request, agentId);
+            return true;
+        }
+        return false;
     }
 
-    private void handle(HttpServerRequest request, String agentId) {
+    /**
+     * {@code GET /a2a/{agentId}/stream}: KubeMQ's second streaming mode, where the caller sends no body and the
+     * agent pushes. The agent is sent what KubeMQ's own mock agents answer with a stream — a POST of
+     * {@code {"jsonrpc":"2.0","id":"stream-<uuid>","method":"message/stream","params":{}}} to its URL, with the
+     * caller's headers under the same policy — and its reply is relayed exactly as a {@code message/stream}
+     * call's: the same cap, keepalive, idle timeout and disconnect rules, by the same {@link GatewayCall}.
+     */
+    private void stream(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
-        Optional<String> caller = auth.callerId(request);
-        if (caller.isEmpty()) {
-            metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
-            request.response()
-                    .setStatusCode(401)
-                    .putHeader("WWW-Authenticate", "Bearer")
-                    .putHeader("Content-Type", "application/json");
-            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
-                    "unauthorized: send a valid API key as Authorization: Bearer <key>",
-                    GatewayException.Kind.REQUEST), 401, false);
+        String callerId = callerOrRefuse(request);
+        if (callerId == null) {
             return;
         }
+        RegisteredAgent agent = agentOrRefuse(request, agentId);
+        if (agent == null) {
+            return;
+        }
+        if (declaredLength(request) > 0 || request.getHeader("Transfer-Encoding") != null) {
+            metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+                    "invalid request: GET /a2a/" + agent.id() + "/stream takes no body (POST message/stream to send one)",
+                    GatewayException.Kind.REQUEST), 200, false);
+            return;
+        }
+        metrics.watchInFlight(agent.id());
+        ConcurrencyLimiter limiter = registry.limiter(agent.id());
+        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        if (permit == null) {
+            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight");
+            return;
+        }
+        String id = "stream-" + UUID.randomUUID();
+        Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"message/stream\",\"params\":{}}");
+        MultiMap headers = headerPolicy.outbound(request.headers(), callerId, agent.headers());
+        if (!headers.contains("Accept")) {
+            headers.set("Accept", "text/event-stream");
+        }
+        new GatewayCall(vertx, client, egress, request, agent,
+                new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
+                metrics, settings, started).start();
+    }
+
+    /** The caller's id, or null when the call was refused as unauthorized (answered here). */
+    private String callerOrRefuse(HttpServerRequest request) {
+        Optional<String> caller = auth.callerId(request);
+        if (caller.isPresent()) {
+            return caller.get();
+        }
+        metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
+        request.response()
+                .setStatusCode(401)
+                .putHeader("WWW-Authenticate", "Bearer")
+                .putHeader("Content-Type", "application/json");
+        refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+                "unauthorized: send a valid API key as Authorization: Bearer <key>",
+                GatewayException.Kind.REQUEST), 401, false);
+        return null;
+    }
+
+    /** The registered agent, or null when the id is malformed or unknown (answered here). */
+    private RegisteredAgent agentOrRefuse(HttpServerRequest request, String agentId) {
         // everything that can refuse a call without its body is decided before a byte of it is read:
         // a caller must not make the gateway buffer 10 MiB to learn that the agent is unknown or busy
         if (!AgentIds.isValid(agentId)) {
@@ -98,13 +169,25 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             refuseNamingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
                     GatewayException.Kind.REQUEST), 200, false);
-            return;
+            return null;
         }
         RegisteredAgent agent = registry.find(agentId).orElse(null);
         if (agent == null) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
             refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
                     "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
+        }
+        return agent;
+    }
+
+    private void handle(HttpServerRequest request, String agentId) {
+        long started = System.nanoTime();
+        String callerId = callerOrRefuse(request);
+        if (callerId == null) {
+            return;
+        }
+        RegisteredAgent agent = agentOrRefuse(request, agentId);
+        if (agent == null) {
             return;
         }
         if (!isJson(request.getHeader("Content-Type"))) {
@@ -134,7 +217,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         readBody(request, agent, declared < 0, permit, bytes,
-                body -> dispatch(request, agent, caller.get(), body, permit, bytes, started));
+                body -> dispatch(request, agent, callerId, body, permit, bytes, started));
     }
 
     private void dispatch(HttpServerRequest request, RegisteredAgent agent, String callerId, Buffer body,

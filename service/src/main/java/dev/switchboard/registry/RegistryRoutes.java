@@ -42,6 +42,8 @@ public final class RegistryRoutes {
     private final Clock clock;
     private final Runnable onChange;
     private final EgressPolicy egress;
+    /** {@code GET /agents} answers a bare JSON array, as KubeMQ's older clients read it ({@code compat: kubemq}). */
+    private boolean bareList;
 
     public RegistryRoutes(Vertx vertx, AgentRegistry registry, EgressPolicy egress, String adminToken,
             CallerAuth callers, Clock clock, Runnable onChange) {
@@ -52,6 +54,12 @@ public final class RegistryRoutes {
         this.callers = callers;
         this.clock = clock;
         this.onChange = onChange;
+    }
+
+    /** {@code GET /agents} as a bare array instead of {@code {"agents": [...], "count": n}}. */
+    public RegistryRoutes bareList(boolean bare) {
+        this.bareList = bare;
+        return this;
     }
 
     public void mount(Router router) {
@@ -177,6 +185,10 @@ public final class RegistryRoutes {
         }
         ArrayNode agents = JSON.createArrayNode();
         registry.list(tags, limit).forEach(a -> agents.add(view(a)));
+        if (bareList) {
+            json(ctx.response(), 200, agents);
+            return;
+        }
         ObjectNode out = JSON.createObjectNode();
         out.set("agents", agents);
         out.put("count", agents.size());

@@ -4,6 +4,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.chat.web.WebChatSettings;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BridgeSettings;
+import dev.switchboard.config.Compat;
 import dev.switchboard.config.SecretRef;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
@@ -41,6 +42,7 @@ public final class Harness implements AutoCloseable {
     private String adminToken;
     private final List<CallerAuth.ApiKey> apiKeys = new ArrayList<>();
     private String callerIdHeader = ServerSpec.DEFAULT_CALLER_ID_HEADER;
+    private Compat compat = Compat.NONE;
     private Duration registrationTtl = Duration.ofSeconds(90);
     private GatewaySettings gateway = GatewaySettings.DEFAULTS;
     private String listenHost = "127.0.0.1";
@@ -91,6 +93,12 @@ public final class Harness implements AutoCloseable {
 
     public Harness apiKey(String name, String key) {
         apiKeys.add(new CallerAuth.ApiKey(name, key));
+        return this;
+    }
+
+    /** {@code Server.spec.compat}. */
+    public Harness compat(Compat value) {
+        this.compat = value;
         return this;
     }
 
@@ -152,7 +160,7 @@ public final class Harness implements AutoCloseable {
         ServerSpec server = new ServerSpec(listenHost, 0,
                 store != null ? store : "sqlite:" + dir.resolve("switchboard.db"), adminToken,
                 List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway, !Addresses.isLoopbackOnly(listenHost),
-                publicUrl, d.http(), registry);
+                publicUrl, d.http(), registry).withCompat(compat);
         BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
                 : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
                         BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());

@@ -32,7 +32,7 @@ public final class SseCall {
     void start(HttpClientRequest req, Buffer body) {
         this.request = req;
         req.connection().closeHandler(v -> ended.complete(null));
-        req.send(body).onComplete(ar -> {
+        (body == null ? req.send() : req.send(body)).onComplete(ar -> {
             if (ar.failed()) {
                 failed(ar.cause());
                 return;

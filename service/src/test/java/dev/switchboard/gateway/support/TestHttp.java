@@ -68,15 +68,24 @@ public final class TestHttp implements AutoCloseable {
 
     /** Opens a call whose reply is read as it arrives (SSE), see {@link SseCall}. */
     public SseCall stream(String path, String body, String... headers) {
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(base + path)
-                .setHeaders(headers(true, headers));
+        return stream(HttpMethod.POST, path, body, headers);
+    }
+
+    /** Opens a {@code GET} whose reply is read as it arrives (KubeMQ's {@code GET /a2a/{id}/stream}). */
+    public SseCall streamGet(String path, String... headers) {
+        return stream(HttpMethod.GET, path, null, headers);
+    }
+
+    private SseCall stream(HttpMethod method, String path, String body, String... headers) {
+        RequestOptions options = new RequestOptions().setMethod(method).setAbsoluteURI(base + path)
+                .setHeaders(headers(body != null, headers));
         SseCall call = new SseCall();
         client.request(options).onComplete(ar -> {
             if (ar.failed()) {
                 call.failed(ar.cause());
                 return;
             }
-            call.start(ar.result(), Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)));
+            call.start(ar.result(), body == null ? null : Buffer.buffer(body.getBytes(StandardCharsets.UTF_8)));
         });
         return call;
     }
