@@ -28,7 +28,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = SwitchboardApp.newVertx();
         SwitchboardApp app;
         try {
             app = DemoAgents.startDemo(vertx, host, port, store, insecure).await();

@@ -40,7 +40,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (insecure) {
             cfg = cfg.withServer(cfg.server().withInsecure(true));
         }
-        Vertx vertx = Vertx.vertx();
+        Vertx vertx = SwitchboardApp.newVertx();
         SwitchboardApp app;
         try {
             app = SwitchboardApp.start(vertx, cfg).await();

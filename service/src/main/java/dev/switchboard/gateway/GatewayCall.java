@@ -95,10 +95,13 @@ final class GatewayCall {
                 finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
             }
         });
-        String url = targetUrl();
+        UpstreamTarget target = UpstreamTarget.of(agent.url());
         RequestOptions options = new RequestOptions()
                 .setMethod(HttpMethod.POST)
-                .setAbsoluteURI(url)
+                .setSsl(target.ssl())
+                .setHost(target.host())
+                .setPort(target.port())
+                .setURI(target.uri(request.query()))
                 .setHeaders(outboundHeaders)
                 .setFollowRedirects(false)
                 .setConnectTimeout(Math.min(timeoutMs, settings.connectTimeout().toMillis()));
@@ -116,14 +119,6 @@ final class GatewayCall {
                 })
                 .onSuccess(this::onReply)
                 .onFailure(this::onUpstreamFailure);
-    }
-
-    private String targetUrl() {
-        String query = request.query();
-        if (query == null || query.isEmpty()) {
-            return agent.url();
-        }
-        return agent.url() + (agent.url().contains("?") ? "&" : "?") + query;
     }
 
     private void onReply(HttpClientResponse reply) {
@@ -150,7 +145,7 @@ final class GatewayCall {
             tooLarge();
             return;
         }
-        Buffer collected = Buffer.buffer();
+        BodyCollector collected = new BodyCollector(declared);
         reply.handler(chunk -> {
             if (done) {
                 return;
@@ -159,12 +154,12 @@ final class GatewayCall {
                 tooLarge();
                 return;
             }
-            collected.appendBuffer(chunk);
+            collected.add(chunk);
         });
         reply.exceptionHandler(this::onUpstreamFailure);
         reply.endHandler(v -> {
             if (!done) {
-                deliver(reply, collected);
+                deliver(reply, collected.buffer());
             }
         });
     }

@@ -163,7 +163,12 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     /** The registered agent, or null when the id is malformed or unknown (answered here). */
     private RegisteredAgent agentOrRefuse(HttpServerRequest request, String agentId) {
         // everything that can refuse a call without its body is decided before a byte of it is read:
-        // a caller must not make the gateway buffer 10 MiB to learn that the agent is unknown or busy
+        // a caller must not make the gateway buffer 10 MiB to learn that the agent is unknown or busy.
+        // Registered ids are valid ones: the id's pattern is only checked when no agent has it.
+        RegisteredAgent agent = registry.find(agentId).orElse(null);
+        if (agent != null) {
+            return agent;
+        }
         if (!AgentIds.isValid(agentId)) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             refuseNamingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
@@ -171,13 +176,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                     GatewayException.Kind.REQUEST), 200, false);
             return null;
         }
-        RegisteredAgent agent = registry.find(agentId).orElse(null);
-        if (agent == null) {
-            metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
-            refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
-                    "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
-        }
-        return agent;
+        metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
+        refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
+                "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
+        return null;
     }
 
     private void handle(HttpServerRequest request, String agentId) {
@@ -224,7 +226,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started) {
         RoutingFields fields;
         try {
-            fields = RoutingFields.parse(body.getBytes());
+            fields = RoutingFields.parse(body);
         } catch (GatewayException e) {
             permit.release();
             bytes.release();
@@ -315,7 +317,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private void readBody(HttpServerRequest request, RegisteredAgent agent, boolean countChunks,
             ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, Handler<Buffer> then) {
         long limit = settings.maxRequestBytes();
-        Buffer body = Buffer.buffer();
+        BodyCollector body = new BodyCollector(request.getHeader("Content-Length"));
         boolean[] failed = {false};
         Runnable release = () -> {
             failed[0] = true;
@@ -339,14 +341,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                         GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
                 return;
             }
-            body.appendBuffer(chunk);
+            body.add(chunk);
         });
         request.endHandler(v -> {
             if (!failed[0]) {
                 // from here the call owns the slot and the bytes and gives them back when it finishes
                 request.exceptionHandler(null);
                 request.response().closeHandler(null);
-                then.handle(body);
+                then.handle(body.buffer());
             }
         });
         request.exceptionHandler(e -> release.run());
@@ -384,6 +386,9 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private static boolean isJson(String contentType) {
         if (contentType == null) {
             return false;
+        }
+        if (contentType.equalsIgnoreCase("application/json")) {
+            return true; // nearly every call: no split, no lower-casing
         }
         String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));

@@ -17,13 +17,11 @@ import java.util.Set;
  */
 public final class HeaderPolicy {
 
-    private static final Set<String> PASSED = Set.of(
-            "a2a-version", "a2a-extensions", "accept", "traceparent", "tracestate");
-
-    private static final Set<String> NEVER = Set.of(
-            "x-real-ip", "x-user-id", "authorization", "cookie", "proxy-authorization",
-            "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade",
-            "proxy-connection", "proxy-authenticate", "host", "content-length", "content-type");
+    /**
+     * Forwarded besides {@code X-*}. Everything else is dropped: credentials ({@code Authorization}, {@code Cookie},
+     * {@code Proxy-Authorization}), hop-by-hop headers, {@code Host}, {@code Content-Length}, {@code Content-Type}.
+     */
+    private static final String[] PASSED_NAMES = {"accept", "a2a-version", "a2a-extensions", "traceparent", "tracestate"};
 
     private final String callerIdHeader;
 
@@ -38,15 +36,9 @@ public final class HeaderPolicy {
     /** The headers of the upstream request. */
     public MultiMap outbound(MultiMap inbound, String callerId, Map<String, String> backendHeaders) {
         Set<String> connectionNamed = connectionTokens(inbound.get("Connection"));
-        String callerIdLower = callerIdHeader.toLowerCase(Locale.ROOT);
         MultiMap out = MultiMap.caseInsensitiveMultiMap();
         for (Map.Entry<String, String> h : inbound) {
-            String name = h.getKey().toLowerCase(Locale.ROOT);
-            if (NEVER.contains(name) || name.startsWith("x-forwarded-") || connectionNamed.contains(name)
-                    || name.equals(callerIdLower)) {
-                continue;
-            }
-            if (name.startsWith("x-") || PASSED.contains(name)) {
+            if (forwarded(h.getKey(), connectionNamed)) {
                 out.add(h.getKey(), h.getValue());
             }
         }
@@ -54,6 +46,36 @@ public final class HeaderPolicy {
         out.set(callerIdHeader, callerId);
         backendHeaders.forEach(out::set);
         return out;
+    }
+
+    /** Whether a caller's header reaches the agent; compared without lower-casing (this runs for every header of every call). */
+    private boolean forwarded(String name, Set<String> connectionNamed) {
+        boolean custom = name.length() >= 2 && (name.charAt(0) == 'x' || name.charAt(0) == 'X') && name.charAt(1) == '-';
+        if (custom) {
+            if (name.regionMatches(true, 0, "x-forwarded-", 0, 12) || name.equalsIgnoreCase("x-real-ip")
+                    || name.equalsIgnoreCase("x-user-id") || name.equalsIgnoreCase(callerIdHeader)) {
+                return false;
+            }
+        } else if (!passed(name)) {
+            return false;
+        }
+        if (!connectionNamed.isEmpty()) {
+            for (String t : connectionNamed) {
+                if (t.equalsIgnoreCase(name)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean passed(String name) {
+        for (String p : PASSED_NAMES) {
+            if (p.equalsIgnoreCase(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Set<String> connectionTokens(String connection) {

@@ -7,9 +7,15 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
+import io.netty.buffer.ByteBuf;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The few members of a JSON-RPC request the gateway routes on, read with Jackson's streaming
@@ -31,7 +37,187 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
 
     /** Parses and validates; throws {@link GatewayException} with -32700 or -32600 naming the problem. */
     public static RoutingFields parse(byte[] body) {
-        try (JsonParser p = JSON.createParser(body)) {
+        return parse(body, 0, body.length);
+    }
+
+    /** The body's routing fields, read from its backing array when it has one (no copy). */
+    public static RoutingFields parse(Buffer body) {
+        ByteBuf bytes = ((BufferInternal) body).getByteBuf();
+        if (bytes.hasArray()) {
+            return parse(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes());
+        }
+        return parse(body.getBytes());
+    }
+
+    /**
+     * Parses and validates bytes [offset, offset + length). A well-formed request is read by {@link #scan} in one
+     * allocation-free pass; anything it is unsure of, every invalid request included, by Jackson, whose answer
+     * and error messages stand.
+     */
+    public static RoutingFields parse(byte[] body, int offset, int length) {
+        RoutingFields fast = scan(body, offset, length);
+        return fast != null ? fast : parseWithJackson(body, offset, length);
+    }
+
+    /**
+     * The fast path: the routing fields of a valid request whose routing members are plain (unescaped) and appear
+     * once; null for anything else, which Jackson then reads.
+     */
+    static RoutingFields scan(byte[] body, int offset, int length) {
+        JsonScan s = new JsonScan(body, offset, length);
+        int i = s.ws(offset);
+        if (i >= s.end || body[i] != '{') {
+            return null;
+        }
+        boolean jsonrpc20 = false;
+        boolean jsonrpcSeen = false;
+        JsonNode id = null;
+        boolean idSeen = false;
+        String method = null;
+        boolean paramsSeen = false;
+        Double timeout = null;
+        i = s.ws(i + 1);
+        if (i < s.end && body[i] == '}') {
+            return null; // nothing to route on: Jackson names what is missing
+        }
+        while (true) {
+            if (i >= s.end || body[i] != '"') {
+                return null;
+            }
+            int keyStart = i;
+            i = s.string(i);
+            if (i == JsonScan.UNSURE || !s.plain(keyStart, i)) {
+                return null;
+            }
+            int keyEnd = i;
+            i = s.ws(i);
+            if (i >= s.end || body[i] != ':') {
+                return null;
+            }
+            int v = s.ws(i + 1);
+            int vEnd = s.value(v, 1);
+            if (vEnd == JsonScan.UNSURE) {
+                return null;
+            }
+            if (s.is(keyStart, keyEnd, "jsonrpc")) {
+                if (jsonrpcSeen || body[v] != '"' || !s.plain(v, vEnd)) {
+                    return null;
+                }
+                jsonrpcSeen = true;
+                jsonrpc20 = s.is(v, vEnd, "2.0");
+            } else if (s.is(keyStart, keyEnd, "id")) {
+                if (idSeen) {
+                    return null;
+                }
+                idSeen = true;
+                byte c = body[v];
+                if (c == '"') {
+                    if (!s.plain(v, vEnd)) {
+                        return null;
+                    }
+                    id = TextNode.valueOf(new String(body, v + 1, vEnd - v - 2, StandardCharsets.UTF_8));
+                } else if (c == 'n') {
+                    id = NullNode.getInstance();
+                } else if ((c == '-' || (c >= '0' && c <= '9')) && s.integral(v, vEnd) && vEnd - v <= 18) {
+                    id = LongNode.valueOf(Long.parseLong(new String(body, v, vEnd - v, StandardCharsets.US_ASCII)));
+                } else {
+                    return null;
+                }
+            } else if (s.is(keyStart, keyEnd, "method")) {
+                if (method != null || body[v] != '"' || !s.plain(v, vEnd)) {
+                    return null;
+                }
+                method = new String(body, v + 1, vEnd - v - 2, StandardCharsets.UTF_8);
+            } else if (s.is(keyStart, keyEnd, "params")) {
+                if (paramsSeen) {
+                    return null;
+                }
+                paramsSeen = true;
+                if (body[v] == '{') {
+                    double[] found = {Double.NaN};
+                    if (!scanTimeout(s, v, found)) {
+                        return null;
+                    }
+                    timeout = found[0] > 0 && Double.isFinite(found[0]) ? found[0] : null;
+                }
+            }
+            i = s.ws(vEnd);
+            if (i >= s.end) {
+                return null;
+            }
+            if (body[i] == '}') {
+                break;
+            }
+            if (body[i] != ',') {
+                return null;
+            }
+            i = s.ws(i + 1);
+        }
+        if (s.ws(i + 1) != s.end || !jsonrpc20 || method == null || method.isBlank()) {
+            return null; // trailing content or an invalid request: Jackson names the problem
+        }
+        return new RoutingFields(id, method, timeout);
+    }
+
+    /**
+     * params.configuration.timeout of the (already validated) params object at i, as the Jackson path reads it:
+     * found[0] stays NaN when absent or not a number. False when unsure (a repeated or escaped member name).
+     */
+    private static boolean scanTimeout(JsonScan s, int i, double[] found) {
+        byte[] b = s.b;
+        boolean configurationSeen = false;
+        i = s.ws(i + 1);
+        while (i < s.end && b[i] == '"') {
+            int k = i;
+            i = s.string(i);
+            if (!s.plain(k, i)) {
+                return false;
+            }
+            boolean configuration = s.is(k, i, "configuration");
+            int v = s.ws(s.ws(i) + 1);
+            int vEnd = s.value(v, 2);
+            if (configuration && b[v] == '{') {
+                if (configurationSeen) {
+                    return false;
+                }
+                configurationSeen = true;
+                boolean timeoutSeen = false;
+                int j = s.ws(v + 1);
+                while (j < s.end && b[j] == '"') {
+                    int ik = j;
+                    j = s.string(j);
+                    if (!s.plain(ik, j)) {
+                        return false;
+                    }
+                    boolean isTimeout = s.is(ik, j, "timeout");
+                    int iv = s.ws(s.ws(j) + 1);
+                    int ivEnd = s.value(iv, 3);
+                    if (isTimeout) {
+                        if (timeoutSeen) {
+                            return false;
+                        }
+                        timeoutSeen = true;
+                        byte c = b[iv];
+                        if (c == '-' || (c >= '0' && c <= '9')) {
+                            found[0] = Double.parseDouble(new String(b, iv, ivEnd - iv, StandardCharsets.US_ASCII));
+                        }
+                    }
+                    j = s.ws(ivEnd);
+                    if (b[j] == ',') {
+                        j = s.ws(j + 1);
+                    }
+                }
+            }
+            i = s.ws(vEnd);
+            if (b[i] == ',') {
+                i = s.ws(i + 1);
+            }
+        }
+        return true;
+    }
+
+    static RoutingFields parseWithJackson(byte[] body, int offset, int length) {
+        try (JsonParser p = JSON.createParser(body, offset, length)) {
             JsonToken first = p.nextToken();
             if (first == null) {
                 throw invalidJson("empty body");
