@@ -14,6 +14,7 @@ import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
+import dev.switchboard.gateway.UpstreamClients;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.registry.AgentOrigin;
@@ -66,6 +67,8 @@ public final class SwitchboardApp {
     private final WebChatPlatform webChat;
     private final SlackPlatform slack;
     private final Egress egress;
+    /** The gateway's clients, one per event loop. */
+    private final UpstreamClients upstream;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
@@ -76,7 +79,9 @@ public final class SwitchboardApp {
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress) {
+            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
+            UpstreamClients upstream) {
+        this.upstream = upstream;
         this.bindings = bindings;
         this.webChat = webChat;
         this.slack = slack;
@@ -150,14 +155,14 @@ public final class SwitchboardApp {
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(meters);
             new JvmThreadMetrics().bindTo(meters);
-            HttpClientAgent client = vertx.httpClientBuilder()
-                    .with(new HttpClientOptions()
-                            .setKeepAlive(true)
-                            .setDecompressionSupported(false)
-                            .setMaxInitialLineLength(8192))
-                    // streams hold their connection for their whole life; each agent's cap bounds its share
-                    .with(new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1))
-                    .build();
+            HttpClientOptions clientOptions = new HttpClientOptions()
+                    .setKeepAlive(true)
+                    .setDecompressionSupported(false)
+                    .setMaxInitialLineLength(8192);
+            // streams hold their connection for their whole life; each agent's cap bounds its share
+            PoolOptions pool = new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1);
+            HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
+            UpstreamClients upstream = new UpstreamClients(() -> vertx.httpClientBuilder().with(clientOptions).with(pool).build());
             Router router = Router.router(vertx);
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
@@ -170,7 +175,7 @@ public final class SwitchboardApp {
                     config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress);
+                    webChat, slack, egress, upstream);
             app.storeLock = opened.lock();
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
@@ -212,7 +217,7 @@ public final class SwitchboardApp {
         new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
                 cards::invalidate).bareList(kubemq).mount(router);
         cards.mount(router);
-        gateway = new GatewayHandler(vertx, client, registry,
+        gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress);
         router.post("/a2a/:agentId").handler(gateway);
         router.get("/a2a/:agentId/stream").handler(gateway::handleStream);
@@ -313,7 +318,7 @@ public final class SwitchboardApp {
             slack.close();
             bridge.close();
             return null;
-        }).eventually(() -> client.close()).eventually(() -> {
+        }).eventually(() -> client.close()).eventually(upstream::close).eventually(() -> {
             meters.close();
             return vertx.executeBlocking(() -> {
                 try {

@@ -11,7 +11,6 @@ import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -38,7 +37,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private static final String BUDGET_FULL = "server busy: the gateway holds its maximum of request bytes; retry shortly";
 
     private final Vertx vertx;
-    private final HttpClientAgent client;
+    private final UpstreamClients clients;
     private final AgentRegistry registry;
     private final HeaderPolicy headerPolicy;
     private final CallerAuth auth;
@@ -47,13 +46,13 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final Egress egress;
     private final RequestBudget budget;
 
-    public GatewayHandler(Vertx vertx, HttpClientAgent client, AgentRegistry registry, HeaderPolicy headerPolicy,
+    public GatewayHandler(Vertx vertx, UpstreamClients clients, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress) {
         this.egress = egress;
         this.budget = new RequestBudget(settings.maxRequestBytesInFlight());
         metrics.watchRequestBytes(budget);
         this.vertx = vertx;
-        this.client = client;
+        this.clients = clients;
         this.registry = registry;
         this.headerPolicy = headerPolicy;
         this.auth = auth;
@@ -138,7 +137,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (!headers.contains("Accept")) {
             headers.set("Accept", "text/event-stream");
         }
-        new GatewayCall(vertx, client, egress, request, agent,
+        new GatewayCall(vertx, clients.current(), egress, request, agent,
                 new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
                 metrics, settings, started).start();
     }
@@ -234,7 +233,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             respondError(request.response(), e, 200, false);
             return;
         }
-        new GatewayCall(vertx, client, egress, request, agent, fields, body, permit, bytes,
+        new GatewayCall(vertx, clients.current(), egress, request, agent, fields, body, permit, bytes,
                 headerPolicy.outbound(request.headers(), callerId, agent.headers()),
                 metrics, settings, started).start();
     }

@@ -1,0 +1,36 @@
+package dev.switchboard.gateway;
+
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpClientAgent;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * One HTTP client per event loop for the relayed calls. A client's pool is shared by every thread that uses it,
+ * so with one client a call arriving on one event loop often got a connection living on another, and every
+ * step of the call (request written, reply head, body, end) crossed threads through task queues. A client per
+ * loop keeps a call, its upstream connection and its callbacks on one thread.
+ */
+public final class UpstreamClients {
+
+    private final Supplier<HttpClientAgent> factory;
+    private final ConcurrentHashMap<Thread, HttpClientAgent> byThread = new ConcurrentHashMap<>();
+
+    public UpstreamClients(Supplier<HttpClientAgent> factory) {
+        this.factory = factory;
+    }
+
+    /** The client of the calling thread (an event loop), made on first use. */
+    HttpClientAgent current() {
+        Thread t = Thread.currentThread();
+        HttpClientAgent c = byThread.get(t);
+        return c != null ? c : byThread.computeIfAbsent(t, k -> factory.get());
+    }
+
+    public Future<Void> close() {
+        List<Future<Void>> closing = byThread.values().stream().map(HttpClientAgent::close).toList();
+        byThread.clear();
+        return Future.join(closing).mapEmpty();
+    }
+}
