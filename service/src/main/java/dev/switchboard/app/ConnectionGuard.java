@@ -1,6 +1,7 @@
 package dev.switchboard.app;
 
 import dev.switchboard.config.HttpLimits;
+import dev.switchboard.http.WriteQueues;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
@@ -64,6 +65,8 @@ final class ConnectionGuard {
 
     /** A new connection: counted, and closed at once when the cap is reached. */
     void connected(HttpConnection connection) {
+        // before anything is written to it: a relayed stream holds its connection for long, idle
+        WriteQueues.small(connection);
         int now = open.incrementAndGet();
         Tracked t = new Tracked(System.nanoTime());
         tracked.put(connection, t);

@@ -162,7 +162,7 @@ public final class SwitchboardApp {
             // streams hold their connection for their whole life; each agent's cap bounds its share
             PoolOptions pool = new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1);
             HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
-            UpstreamClients upstream = new UpstreamClients(() -> vertx.httpClientBuilder().with(clientOptions).with(pool).build());
+            UpstreamClients upstream = new UpstreamClients(() -> vertx.httpClientBuilder().with(clientOptions).with(pool));
             Router router = Router.router(vertx);
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),

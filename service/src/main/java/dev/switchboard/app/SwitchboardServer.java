@@ -99,7 +99,11 @@ public final class SwitchboardServer {
             // HTTP/1.1 only: SSE needs nothing more, and clients that upgrade to cleartext HTTP/2 (the
             // JDK's) report their own end-of-stream cancel as an error there
             HttpServerOptions options = new HttpServerOptions().setHost(host).setPort(port)
-                    .setHttp2ClearTextEnabled(false);
+                    .setHttp2ClearTextEnabled(false)
+                    // no WebSocket is served: without these, every connection carries a WebSocket extension handler
+                    // that every inbound message passes through
+                    .setPerMessageWebSocketCompressionSupported(false)
+                    .setPerFrameWebSocketCompressionSupported(false);
             guard = new ConnectionGuard(vertx, limits, open);
             guard.start();
             return vertx.createHttpServer(options)

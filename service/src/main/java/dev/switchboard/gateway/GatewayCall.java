@@ -2,8 +2,11 @@ package dev.switchboard.gateway;
 
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
+import io.vertx.core.AsyncResult;
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -16,6 +19,7 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.http.HttpServerRequest;
 import java.net.ConnectException;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -42,11 +46,13 @@ final class GatewayCall {
     private final RegisteredAgent agent;
     private final AgentLimits limits;
     private final RoutingFields fields;
-    private final Buffer body;
+    /** The request body, until it is sent (a relayed stream lives long: it keeps nothing it no longer needs). */
+    private Buffer body;
     private final ConcurrencyLimiter.Permit permit;
     private final RequestBudget.Reservation bytes;
     private final Egress egress;
-    private final MultiMap outboundHeaders;
+    /** Writes the upstream request's headers into it, until the request is made. */
+    private Consumer<MultiMap> outboundHeaders;
     private final GatewayMetrics metrics;
     private final GatewaySettings settings;
     private final long started;
@@ -65,7 +71,7 @@ final class GatewayCall {
 
     GatewayCall(Vertx vertx, HttpClientAgent client, Egress egress, HttpServerRequest request, RegisteredAgent agent,
             RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
-            MultiMap outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started) {
+            Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started) {
         this.egress = egress;
         this.bytes = bytes;
         this.vertx = vertx;
@@ -102,23 +108,48 @@ final class GatewayCall {
                 .setHost(target.host())
                 .setPort(target.port())
                 .setURI(target.uri(request.query()))
-                .setHeaders(outboundHeaders)
                 .setFollowRedirects(false)
                 .setConnectTimeout(Math.min(timeoutMs, settings.connectTimeout().toMillis()));
-        egress.aim(agent, options)
-                .compose(client::request)
-                .compose(req -> {
-                    // without a handler, a failure after the reply began (our own reset included) is logged at ERROR
-                    req.exceptionHandler(this::onUpstreamFailure);
-                    if (done) {
-                        req.reset();
-                        return io.vertx.core.Future.failedFuture("call already finished");
-                    }
-                    upstream = req;
-                    return req.send(body);
-                })
-                .onSuccess(this::onReply)
-                .onFailure(this::onUpstreamFailure);
+        // config-file agents are connected to as written (no egress check): no future to wait for
+        Future<RequestOptions> aimed = agent.origin() == AgentOrigin.CONFIG ? null : egress.aim(agent, options);
+        if (aimed == null) {
+            client.request(options).onComplete(this::onRequest);
+        } else {
+            aimed.onComplete(ar -> {
+                if (ar.succeeded()) {
+                    client.request(ar.result()).onComplete(this::onRequest);
+                } else {
+                    onUpstreamFailure(ar.cause());
+                }
+            });
+        }
+    }
+
+    private void onRequest(AsyncResult<HttpClientRequest> ar) {
+        if (ar.failed()) {
+            onUpstreamFailure(ar.cause());
+            return;
+        }
+        HttpClientRequest req = ar.result();
+        // straight into the request's own map: no map in between to build, copy and keep for a stream's life
+        outboundHeaders.accept(req.headers());
+        outboundHeaders = null;
+        // without a handler, a failure after the reply began (our own reset included) is logged at ERROR
+        req.exceptionHandler(this::onUpstreamFailure);
+        if (done) {
+            req.reset();
+            return;
+        }
+        upstream = req;
+        Buffer sending = body;
+        body = null;
+        req.send(sending).onComplete(sent -> {
+            if (sent.succeeded()) {
+                onReply(sent.result());
+            } else {
+                onUpstreamFailure(sent.cause());
+            }
+        });
     }
 
     private void onReply(HttpClientResponse reply) {
@@ -198,10 +229,11 @@ final class GatewayCall {
     }
 
     private void copyReplyHeaders(HttpClientResponse reply) {
+        MultiMap headers = reply.headers();
         for (String name : RELAYED_REPLY_HEADERS) {
-            List<String> values = reply.headers().getAll(name);
-            if (!values.isEmpty()) {
-                response.putHeader(name, values);
+            // get() first: getAll() builds a list even for a header that is not there, which is the usual case
+            if (headers.get(name) != null) {
+                response.putHeader(name, headers.getAll(name));
             }
         }
     }

@@ -18,6 +18,7 @@ import io.vertx.ext.web.RoutingContext;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, finds the agent, takes a slot of
@@ -133,10 +134,12 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
         String id = "stream-" + UUID.randomUUID();
         Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"message/stream\",\"params\":{}}");
-        MultiMap headers = headerPolicy.outbound(request.headers(), callerId, agent.headers());
-        if (!headers.contains("Accept")) {
-            headers.set("Accept", "text/event-stream");
-        }
+        Consumer<MultiMap> headers = out -> {
+            headerPolicy.writeTo(out, request.headers(), callerId, agent.headers());
+            if (!out.contains("Accept")) {
+                out.set("Accept", "text/event-stream");
+            }
+        };
         new GatewayCall(vertx, clients.current(), egress, request, agent,
                 new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
                 metrics, settings, started).start();
@@ -234,7 +237,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         new GatewayCall(vertx, clients.current(), egress, request, agent, fields, body, permit, bytes,
-                headerPolicy.outbound(request.headers(), callerId, agent.headers()),
+                out -> headerPolicy.writeTo(out, request.headers(), callerId, agent.headers()),
                 metrics, settings, started).start();
     }
 

@@ -35,8 +35,14 @@ public final class HeaderPolicy {
 
     /** The headers of the upstream request. */
     public MultiMap outbound(MultiMap inbound, String callerId, Map<String, String> backendHeaders) {
-        Set<String> connectionNamed = connectionTokens(inbound.get("Connection"));
         MultiMap out = MultiMap.caseInsensitiveMultiMap();
+        writeTo(out, inbound, callerId, backendHeaders);
+        return out;
+    }
+
+    /** Writes the headers of the upstream request into its own header map (no map in between). */
+    public void writeTo(MultiMap out, MultiMap inbound, String callerId, Map<String, String> backendHeaders) {
+        Set<String> connectionNamed = connectionTokens(inbound.get("Connection"));
         for (Map.Entry<String, String> h : inbound) {
             if (forwarded(h.getKey(), connectionNamed)) {
                 out.add(h.getKey(), h.getValue());
@@ -45,7 +51,6 @@ public final class HeaderPolicy {
         out.set("Content-Type", "application/json");
         out.set(callerIdHeader, callerId);
         backendHeaders.forEach(out::set);
-        return out;
     }
 
     /** Whether a caller's header reaches the agent; compared without lower-casing (this runs for every header of every call). */

@@ -118,16 +118,29 @@ final class JsonScan {
         }
     }
 
+    /** Bytes a string may hold as they are: printable ASCII but the quote and the backslash. */
+    private static final boolean[] PLAIN = new boolean[256];
+
+    static {
+        for (int c = 0x20; c < 0x80; c++) {
+            PLAIN[c] = c != '"' && c != '\\';
+        }
+    }
+
     /** The index after the string starting at i (at its opening quote), or {@link #UNSURE}. */
     int string(int i) {
         i++;
-        while (i < end) {
+        while (true) {
+            // the common case, one table look-up a byte
+            while (i < end && PLAIN[b[i] & 0xff]) {
+                i++;
+            }
+            if (i >= end) {
+                return UNSURE;
+            }
             int c = b[i] & 0xff;
             if (c == '"') {
                 return i + 1;
-            }
-            if (c < 0x20) {
-                return UNSURE;
             }
             if (c == '\\') {
                 if (i + 1 >= end) {
@@ -145,16 +158,15 @@ final class JsonScan {
                         return UNSURE;
                     }
                 }
-            } else if (c < 0x80) {
-                i++;
-            } else {
+            } else if (c >= 0x80) {
                 i = utf8(i, c);
                 if (i == UNSURE) {
                     return UNSURE;
                 }
+            } else {
+                return UNSURE; // an unescaped control character
             }
         }
-        return UNSURE;
     }
 
     /** True when the string at [start, stop) (quotes included) has no escape: its bytes are its text. */

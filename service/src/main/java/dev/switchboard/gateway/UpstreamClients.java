@@ -1,7 +1,9 @@
 package dev.switchboard.gateway;
 
+import dev.switchboard.http.WriteQueues;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientBuilder;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -17,8 +19,10 @@ public final class UpstreamClients {
     private final Supplier<HttpClientAgent> factory;
     private final ConcurrentHashMap<Thread, HttpClientAgent> byThread = new ConcurrentHashMap<>();
 
-    public UpstreamClients(Supplier<HttpClientAgent> factory) {
-        this.factory = factory;
+    /** @param builder a client builder with the gateway's options, made anew for each event loop */
+    public UpstreamClients(Supplier<HttpClientBuilder> builder) {
+        // each client's connections are written to only from its own event loop
+        this.factory = () -> builder.get().withConnectHandler(WriteQueues::direct).build();
     }
 
     /** The client of the calling thread (an event loop), made on first use. */
