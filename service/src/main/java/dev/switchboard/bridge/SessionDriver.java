@@ -106,7 +106,8 @@ public final class SessionDriver implements AutoCloseable {
         this.engine = engine;
         this.clock = clock;
         this.meters = meters;
-        this.bindings = Map.copyOf(bindings);
+        // kept as given, not copied: a LiveBindings map changes while the service runs (Kubernetes watch mode)
+        this.bindings = bindings;
         this.lanes = new ThreadPoolExecutor[laneCount];
         for (int i = 0; i < laneCount; i++) {
             int n = i;
