@@ -284,7 +284,7 @@ public final class SwitchboardApp {
                 changed = true;
             }
         }
-        bindings.replace(Bindings.of(live, registry));
+        bridge.driver().bindingsRemoved(bindings.replace(Bindings.of(live, registry)));
         if (changed) {
             cards.invalidate();
         }

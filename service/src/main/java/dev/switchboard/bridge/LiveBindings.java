@@ -32,17 +32,20 @@ public final class LiveBindings {
 
     /**
      * Puts {@code next} in force. A Binding whose spec and token did not change keeps its runtime (and the card it
-     * fetched); a changed one gets a new runtime, so the card is fetched again.
+     * fetched); a changed one gets a new runtime, so the card is fetched again. Returns the names removed.
      */
-    public synchronized void replace(List<BindingRuntime> next) {
+    public synchronized java.util.Set<String> replace(List<BindingRuntime> next) {
         Map<String, BindingRuntime> wanted = new java.util.LinkedHashMap<>();
         for (BindingRuntime b : next) {
             BindingRuntime current = byName.get(b.spec().name());
             wanted.put(b.spec().name(), current != null && current.spec().equals(b.spec())
                     && Objects.equals(current.token(), b.token()) ? current : b);
         }
+        java.util.Set<String> removed = new java.util.HashSet<>(byName.keySet());
+        removed.removeAll(wanted.keySet());
         byName.putAll(wanted);
         byName.keySet().retainAll(wanted.keySet());
         specs = wanted.values().stream().map(BindingRuntime::spec).toList();
+        return removed;
     }
 }
