@@ -16,6 +16,7 @@ import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
+import dev.switchboard.ops.Readiness;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.EgressPolicy;
@@ -64,11 +65,10 @@ public final class SwitchboardApp {
     private final LiveBindings bindings;
     /** the agents of the configuration (file or cluster) now in the registry: what a live change compares with */
     private final java.util.Set<String> configuredAgents = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    /** what must hold before /readyz says ready; met at start unless watch mode waits for its first applied sync */
-    private final java.util.concurrent.ConcurrentHashMap<String, Boolean> readiness = new java.util.concurrent.ConcurrentHashMap<>();
     private final WebChatPlatform webChat;
     private final SlackPlatform slack;
     private final Egress egress;
+    private final Readiness readiness;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
@@ -79,7 +79,9 @@ public final class SwitchboardApp {
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            LiveBindings bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress) {
+            LiveBindings bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
+            Readiness readiness) {
+        this.readiness = readiness;
         this.bindings = bindings;
         this.webChat = webChat;
         this.slack = slack;
@@ -95,14 +97,15 @@ public final class SwitchboardApp {
     }
 
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config) {
-        return start(vertx, config, List.of());
+        return start(vertx, config, new Readiness());
     }
 
     /**
-     * @param readiness conditions /readyz waits for until {@link #ready} meets them (watch mode: its first sync
-     *        applied)
+     * Starts with a readiness the caller may already have added conditions to (watch mode's first sync):
+     * {@code /readyz} answers 200 once those and the app's own (the store migrated) are met.
      */
-    public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, List<String> readiness) {
+    public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness) {
+        Readiness.Condition storeMigrated = readiness.pending("store migrated");
         Clock clock = Clock.systemUTC();
         List<String> missing = Exposure.missing(config);
         if (!missing.isEmpty()) {
@@ -145,6 +148,7 @@ public final class SwitchboardApp {
         }).compose(opened -> {
             Database db = opened.database();
             AgentRegistry registry = opened.registry();
+            storeMigrated.met();
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(meters);
             new JvmThreadMetrics().bindTo(meters);
@@ -167,10 +171,9 @@ public final class SwitchboardApp {
                     config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress);
+                    webChat, slack, egress, readiness);
             app.storeLock = opened.lock();
             config.backends().forEach(b -> app.configuredAgents.add(b.name()));
-            readiness.forEach(app::requireReady);
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
                 registry.onChanged(cards::forget);
@@ -201,7 +204,7 @@ public final class SwitchboardApp {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry);
         RouterErrors.mount(router);
-        HealthRoutes.mount(router, this::notReady);
+        HealthRoutes.mount(router, readiness);
         MetricsRoutes.mount(router, meters);
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
@@ -296,20 +299,6 @@ public final class SwitchboardApp {
                 && a.skills().equals(b.skills()) && java.util.Objects.equals(a.limits(), b.limits());
     }
 
-    /** A condition /readyz waits for, e.g. watch mode's first sync; not met until {@link #ready} says so. */
-    public void requireReady(String condition) {
-        readiness.put(condition, false);
-    }
-
-    public void ready(String condition) {
-        readiness.put(condition, true);
-    }
-
-    /** The conditions not met yet, sorted; empty: ready. */
-    private List<String> notReady() {
-        return readiness.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).sorted().toList();
-    }
-
     public Vertx vertx() {
         return vertx;
     }
@@ -332,6 +321,11 @@ public final class SwitchboardApp {
 
     public WebChatPlatform webChat() {
         return webChat;
+    }
+
+    /** What {@code /readyz} answers from; start-up and shutdown steps add their conditions to it. */
+    public Readiness readiness() {
+        return readiness;
     }
 
     public SwitchboardServer server() {

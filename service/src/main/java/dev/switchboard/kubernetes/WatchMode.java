@@ -3,6 +3,7 @@ package dev.switchboard.kubernetes;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.ConfigException;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.ops.Readiness;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -58,16 +59,18 @@ public final class WatchMode {
             Duration syncTimeout) {
         KubernetesWatch watch = new KubernetesWatch(client, namespace, file.server(), file.bridge(), RESYNC);
         SwitchboardConfig first = withFileSecrets(watch.firstSync(syncTimeout), file);
+        Readiness readiness = new Readiness();
+        Readiness.Condition firstSync = readiness.pending(FIRST_SYNC);
         SwitchboardApp app;
         try {
-            app = SwitchboardApp.start(vertx, first, List.of(FIRST_SYNC)).await();
+            app = SwitchboardApp.start(vertx, first, readiness).await();
         } catch (RuntimeException e) {
             watch.close();
             throw e;
         }
         watch.attach(live -> {
             app.apply(withFileSecrets(live, file));
-            app.ready(FIRST_SYNC);
+            firstSync.met(); // its statuses written and the app running what it found
         });
         return new Running(app, watch, client);
     }
