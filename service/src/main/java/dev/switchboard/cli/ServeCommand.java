@@ -91,7 +91,7 @@ public final class ServeCommand implements Callable<Integer> {
         KubernetesClient client = new KubernetesClientBuilder().build();
         WatchMode.Running running;
         try {
-            running = WatchMode.start(vertx, cfg, client, namespace, Duration.ofSeconds(60));
+            running = WatchMode.start(vertx, cfg, client, namespace, Duration.ofSeconds(60)).follow();
         } catch (Exception e) {
             System.err.println("switchboard serve: could not start in watch mode: " + e.getMessage());
             client.close();

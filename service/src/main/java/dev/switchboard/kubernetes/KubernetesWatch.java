@@ -61,6 +61,8 @@ public final class KubernetesWatch implements AutoCloseable {
     });
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile Consumer<SwitchboardConfig> target;
+    /** run once, after the first reconcile the app ran and whose statuses were written */
+    private volatile Runnable synced;
     private volatile boolean closed;
 
     private static Map<String, String> orderedKinds() {
@@ -162,16 +164,21 @@ public final class KubernetesWatch implements AutoCloseable {
             throw new IllegalStateException("interrupted while waiting for the first sync");
         }
         try {
-            return reconcileThread.submit(this::reconcileNow).get();
+            // no status is written yet: nothing runs what it would say until the app has started
+            return reconcileThread.submit(() -> reconciler.reconcile(resources(), secretValues()).live()).get();
         } catch (Exception e) {
             close();
             throw new IllegalStateException("the first sync failed: " + rootMessage(e));
         }
     }
 
-    /** From now on every change is applied to {@code app}; reconciles once at once, so nothing between is lost. */
-    public void attach(Consumer<SwitchboardConfig> app) {
+    /**
+     * From now on every change is applied to {@code app}; reconciles once at once, so nothing between is lost, and
+     * calls {@code synced} once that first reconcile is applied and its statuses are written.
+     */
+    public void attach(Consumer<SwitchboardConfig> app, Runnable synced) {
         this.target = app;
+        this.synced = synced;
         schedule();
     }
 
@@ -183,31 +190,45 @@ public final class KubernetesWatch implements AutoCloseable {
         reconcileThread.schedule(() -> {
             pending.set(false);
             try {
-                SwitchboardConfig live = reconcileNow();
-                Consumer<SwitchboardConfig> app = target;
-                if (app != null) {
-                    app.accept(live);
-                }
+                reconcileNow();
             } catch (RuntimeException e) {
                 LOG.warn("kubernetes: reconcile failed, retried at the next change or resync: {}", e.toString());
             }
         }, 50, TimeUnit.MILLISECONDS);
     }
 
-    /** On the reconcile thread. */
-    private SwitchboardConfig reconcileNow() {
-        List<WatchedResource> resources = new ArrayList<>();
-        informers.forEach((kind, informer) -> informer.getStore().list().forEach(r -> resources.add(watched(kind, r))));
-        Map<String, Map<String, String>> secretValues = new HashMap<>();
-        secrets.getStore().list().forEach(s -> secretValues.put(s.getMetadata().getName(), values(s)));
-        Reconciler.Outcome outcome = reconciler.reconcile(resources, secretValues);
+    /** On the reconcile thread: the app runs the outcome first, then the statuses say what it runs. */
+    private void reconcileNow() {
+        List<WatchedResource> resources = resources();
+        Reconciler.Outcome outcome = reconciler.reconcile(resources, secretValues());
+        Consumer<SwitchboardConfig> app = target;
+        if (app == null) {
+            return; // before attach: the app is not running it yet
+        }
+        app.accept(outcome.live());
         for (WatchedResource r : resources) {
             Condition c = outcome.conditions().get(r.key());
             if (c != null && !c.equals(r.ready())) {
                 writeStatus(r, c);
             }
         }
-        return outcome.live();
+        Runnable first = synced;
+        if (first != null) {
+            synced = null;
+            first.run();
+        }
+    }
+
+    private List<WatchedResource> resources() {
+        List<WatchedResource> resources = new ArrayList<>();
+        informers.forEach((kind, informer) -> informer.getStore().list().forEach(r -> resources.add(watched(kind, r))));
+        return resources;
+    }
+
+    private Map<String, Map<String, String>> secretValues() {
+        Map<String, Map<String, String>> values = new HashMap<>();
+        secrets.getStore().list().forEach(s -> values.put(s.getMetadata().getName(), values(s)));
+        return values;
     }
 
     private WatchedResource watched(String kind, GenericKubernetesResource r) {

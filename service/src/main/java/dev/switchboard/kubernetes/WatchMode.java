@@ -21,8 +21,19 @@ public final class WatchMode {
     public static final String FIRST_SYNC = "kubernetes first sync";
     static final Duration RESYNC = Duration.ofMinutes(10);
 
-    /** The app and the watch feeding it; close both with {@link #close}. */
-    public record Running(SwitchboardApp app, KubernetesWatch watch, KubernetesClient client) {
+    /**
+     * The app and the watch that feeds it; {@link #follow} starts applying the cluster's changes (until then
+     * /readyz says "kubernetes first sync"); close both with {@link #close}.
+     */
+    public record Running(SwitchboardApp app, KubernetesWatch watch, KubernetesClient client,
+            Readiness.Condition firstSync, SwitchboardConfig file) {
+
+        /** Applies the first reconcile and every change after it; /readyz turns ready once the first is applied. */
+        public Running follow() {
+            watch.attach(live -> app.apply(withFileSecrets(live, file)), firstSync::met);
+            return this;
+        }
+
         public io.vertx.core.Future<Void> close() {
             watch.close();
             return app.close().eventually(() -> {
@@ -52,8 +63,9 @@ public final class WatchMode {
     }
 
     /**
-     * Lists the resources (blocking, up to {@code syncTimeout}), starts the app with what is valid among them, then
-     * applies every change. /readyz says not ready until the first sync is applied.
+     * Lists the resources (blocking, up to {@code syncTimeout}) and starts the app with what is valid among them
+     * (SlackApps and Triggers included: they are built once, at start). /readyz says not ready until
+     * {@link Running#follow} has applied the first reconcile and written the statuses.
      */
     public static Running start(Vertx vertx, SwitchboardConfig file, KubernetesClient client, String namespace,
             Duration syncTimeout) {
@@ -68,11 +80,7 @@ public final class WatchMode {
             watch.close();
             throw e;
         }
-        watch.attach(live -> {
-            app.apply(withFileSecrets(live, file));
-            firstSync.met(); // its statuses written and the app running what it found
-        });
-        return new Running(app, watch, client);
+        return new Running(app, watch, client, firstSync, file);
     }
 
     private static SwitchboardConfig withFileSecrets(SwitchboardConfig live, SwitchboardConfig file) {

@@ -65,8 +65,13 @@ final class Cluster implements AutoCloseable {
                 """.formatted(dir.resolve("switchboard.db")), "server.yaml");
     }
 
-    /** Starts Switchboard in watch mode on this cluster (the first sync included). */
+    /** Starts Switchboard in watch mode on this cluster, following its changes, as {@code serve --kubernetes} does. */
     WatchMode.Running start(Vertx vertx, Path dir) {
+        return startNotFollowing(vertx, dir).follow();
+    }
+
+    /** Started on the first list, not yet following (so /readyz still waits). */
+    WatchMode.Running startNotFollowing(Vertx vertx, Path dir) {
         running = WatchMode.start(vertx, serverFile(dir), client, NS, Duration.ofSeconds(30));
         return running;
     }
