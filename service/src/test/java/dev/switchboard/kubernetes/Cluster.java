@@ -29,6 +29,12 @@ final class Cluster implements AutoCloseable {
     static final String NS = "agents";
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** the mock server logs every request at INFO; held here so the level sticks */
+    private static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+    static {
+        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+    }
 
     /** CRUD mode: what is created can be listed, watched, changed and deleted, as on a real API server */
     final KubernetesMockServer server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
