@@ -138,15 +138,13 @@ public final class KubernetesWatch implements AutoCloseable {
             informer.addEventHandler(onChange);
             started.add(informer.start().toCompletableFuture()
                     .exceptionally(e -> {
-                        throw new IllegalStateException("cannot list " + kind + " resources (" + GROUP + "/" + VERSION
-                                + ") in namespace " + namespace + ": " + rootMessage(e)
-                                + " (are the CRDs installed, and may this service account list and watch them?)");
+                        throw new IllegalStateException("cannot list " + plural(kind) + "." + GROUP + " in namespace "
+                                + namespace + ": " + why(e, "is the CRD installed (deploy/crds)?"));
                     }));
         });
         secrets.addEventHandler(onChange);
         started.add(secrets.start().toCompletableFuture().exceptionally(e -> {
-            throw new IllegalStateException("cannot list Secrets in namespace " + namespace + ": " + rootMessage(e)
-                    + " (may this service account list and watch secrets?)");
+            throw new IllegalStateException("cannot list secrets in namespace " + namespace + ": " + why(e, null));
         }));
         try {
             java.util.concurrent.CompletableFuture.allOf(started.toArray(java.util.concurrent.CompletableFuture[]::new))
@@ -326,6 +324,27 @@ public final class KubernetesWatch implements AutoCloseable {
     static ResourceDefinitionContext context(String kind, String plural) {
         return new ResourceDefinitionContext.Builder().withGroup(GROUP).withVersion(VERSION).withKind(kind)
                 .withPlural(plural).withNamespaced(true).build();
+    }
+
+    private static String plural(String kind) {
+        return KINDS.get(kind);
+    }
+
+    /** What a person can do about a failed list: install the CRD, grant the RBAC, or reach the API server. */
+    private String why(Throwable e, String whenNotFound) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof KubernetesClientException k && k.getCode() > 0) {
+                if (k.getCode() == 404 && whenNotFound != null) {
+                    return "the API server does not know them (HTTP 404): " + whenNotFound;
+                }
+                if (k.getCode() == 401 || k.getCode() == 403) {
+                    return "refused (HTTP " + k.getCode() + "): the service account needs get, list and watch on them "
+                            + "(see the README's RBAC)";
+                }
+                return "HTTP " + k.getCode() + ": " + k.getMessage();
+            }
+        }
+        return "cannot reach the API server at " + client.getMasterUrl() + " (" + rootMessage(e) + ")";
     }
 
     private static String rootMessage(Throwable e) {

@@ -74,4 +74,22 @@ class FirstSyncGatesReadinessTest {
             assertThat(cluster.ready("AgentBackend", "broken").path("status").asText()).isEqualTo("False");
         }
     }
+
+    @Test
+    void anApiServerWithoutTheCrdsStopsTheStartNamingWhatToInstall() {
+        // not in CRUD mode and with no expectations: every path answers 404, as for resources the server does not know
+        io.fabric8.kubernetes.client.server.mock.KubernetesMockServer bare =
+                new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
+        bare.init();
+        try (var client = bare.createClient()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> WatchMode.start(vertx, Cluster.serverFile(dir), client,
+                            "agents", Duration.ofSeconds(30)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("cannot list ")
+                    .hasMessageContaining(".switchboard.dev in namespace agents: the API server does not know them "
+                            + "(HTTP 404): is the CRD installed (deploy/crds)?");
+        } finally {
+            bare.destroy();
+        }
+    }
 }
