@@ -61,6 +61,14 @@ public final class KubernetesWatch implements AutoCloseable {
     });
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile Consumer<SwitchboardConfig> target;
+    /**
+     * The condition last written to each resource, with the version it was written over: while the informer still
+     * shows that version, the write has not come back yet, and writing again would only repeat it.
+     */
+    private final Map<WatchedResource.Key, Written> written = new HashMap<>();
+
+    private record Written(Condition condition, String over) {}
+
     /** run once, after the first reconcile the app ran and whose statuses were written */
     private volatile Runnable synced;
     private volatile boolean closed;
@@ -206,10 +214,14 @@ public final class KubernetesWatch implements AutoCloseable {
         app.accept(outcome.live());
         for (WatchedResource r : resources) {
             Condition c = outcome.conditions().get(r.key());
-            if (c != null && !c.equals(r.ready())) {
+            Written last = written.get(r.key());
+            boolean inFlight = last != null && last.condition().equals(c)
+                    && java.util.Objects.equals(last.over(), r.resourceVersion());
+            if (c != null && !c.equals(r.ready()) && !inFlight) {
                 writeStatus(r, c);
             }
         }
+        written.keySet().retainAll(resources.stream().map(WatchedResource::key).toList());
         Runnable first = synced;
         if (first != null) {
             synced = null;
@@ -237,8 +249,8 @@ public final class KubernetesWatch implements AutoCloseable {
             throw new IllegalStateException("cannot read " + kind + " " + r.getMetadata().getName(), e);
         }
         Long generation = r.getMetadata().getGeneration();
-        return new WatchedResource(kind, r.getMetadata().getName(), generation == null ? 0 : generation, body,
-                ready(body.path("status")));
+        return new WatchedResource(kind, r.getMetadata().getName(), generation == null ? 0 : generation,
+                r.getMetadata().getResourceVersion(), body, ready(body.path("status")));
     }
 
     /** The Ready condition a resource carries, or null. */
@@ -280,12 +292,16 @@ public final class KubernetesWatch implements AutoCloseable {
             current.setAdditionalProperty("status", status);
             client.genericKubernetesResources(context(r.kind(), KINDS.get(r.kind()))).inNamespace(namespace)
                     .resource(current).updateStatus();
+            written.put(r.key(), new Written(c, r.resourceVersion()));
             if (!c.ready()) {
                 LOG.warn("kubernetes: {} {} is not Ready: {}: {}", r.kind(), r.name(), c.reason(), c.message());
             } else {
                 LOG.info("kubernetes: {} {} is Ready (generation {})", r.kind(), r.name(), c.observedGeneration());
             }
         } catch (KubernetesClientException e) {
+            if (closed) {
+                return; // stopping: the next process writes it
+            }
             LOG.warn("kubernetes: cannot write the status of {} {}: {}", r.kind(), r.name(),
                     e.getCode() == 409 ? "it changed meanwhile (written at the next reconcile)" : e.getMessage());
             if (e.getCode() == 409) {

@@ -102,11 +102,11 @@ final class Reconciler {
                 continue;
             }
             ConfigDocument doc = effective.get(r.key());
-            if (readOnceAtStart(doc) && !runningSinceStart(doc)) {
+            if (readOnceAtStart(doc) && !runningSinceStart(doc, now)) {
                 conditions.put(r.key(), Condition.notReady("RestartRequired", r.kind() + "s"
                         + (r.kind().equals("Binding") ? " of the slack platform" : "")
-                        + " are read once, at start: this version is not running; restart Switchboard to apply it "
-                        + "(kubectl rollout restart)", r.generation()));
+                        + " are read once, at start, with their Secrets: this version is not running; restart "
+                        + "Switchboard to apply it (kubectl rollout restart)", r.generation()));
             } else {
                 conditions.put(r.key(), Condition.applied(r.generation()));
             }
@@ -136,14 +136,25 @@ final class Reconciler {
                 || doc instanceof ConfigDocument.BindingDoc b && b.spec().platform().equals("slack");
     }
 
-    private boolean runningSinceStart(ConfigDocument doc) {
+    /** The same spec as at start, and the same values in the Secrets it names (a rotated token needs a restart too). */
+    private boolean runningSinceStart(ConfigDocument doc, SwitchboardConfig now) {
         if (doc instanceof ConfigDocument.SlackApp a) {
-            return started.slackApps().contains(a.spec());
+            return started.slackApps().contains(a.spec())
+                    && sameSecrets(now, a.spec().botToken(), a.spec().signingSecret(), a.spec().appToken());
         }
         if (doc instanceof ConfigDocument.Trigger t) {
-            return started.triggers().contains(t.spec());
+            return started.triggers().contains(t.spec()) && sameSecrets(now, t.spec().tokenSecretRef());
         }
         return doc instanceof ConfigDocument.BindingDoc b && started.bindings().contains(b.spec());
+    }
+
+    private boolean sameSecrets(SwitchboardConfig now, dev.switchboard.config.SecretRef... refs) {
+        for (dev.switchboard.config.SecretRef ref : refs) {
+            if (ref != null && !started.secret(ref).equals(now.secret(ref))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private SwitchboardConfig snapshot(Map<WatchedResource.Key, ConfigDocument> docs,

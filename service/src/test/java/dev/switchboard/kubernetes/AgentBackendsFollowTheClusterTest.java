@@ -74,7 +74,7 @@ class AgentBackendsFollowTheClusterTest {
         assertThat(first.recorder().rpcRequests()).as("the old url is not called after the change").isEmpty();
 
         cluster.delete("AgentBackend", "echo");
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("echo becomes unknown")
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("echo becomes unknown")
                 .until(() -> http.rpc("echo", Rpc.send(3, "gone?")).errorCode() == AGENT_NOT_FOUND);
         Reply gone = http.rpc("echo", Rpc.send(4, "gone?"));
         assertThat(gone.errorMessage()).contains("agent not found: echo");
@@ -87,14 +87,14 @@ class AgentBackendsFollowTheClusterTest {
         JsonNode c1 = cluster.awaitReady("AgentBackend", "echo", "True");
         long g1 = c1.path("observedGeneration").asLong();
         cluster.apply(backend(second.url()));
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("observedGeneration moves")
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("observedGeneration moves")
                 .until(() -> cluster.ready("AgentBackend", "echo").path("observedGeneration").asLong() > g1);
         assertThat(cluster.ready("AgentBackend", "echo").path("status").asText()).isEqualTo("True");
     }
 
     /** Calls the gateway until the call lands on {@code agent} (the watch applies changes within moments). */
     private void awaitReached(String id, TestAgent agent) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias(id + " reaches " + agent.url())
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias(id + " reaches " + agent.url())
                 .until(() -> {
                     Reply r = http.rpc(id, Rpc.send(2, "hello"));
                     return r.status() == 200 && r.json().has("result") && !agent.recorder().rpcRequests().isEmpty();

@@ -62,7 +62,7 @@ class BindingsFollowTheClusterTest {
 
         cluster.apply(binding());
         cluster.awaitReady("Binding", "ops", "True");
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("channel ops appears")
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("channel ops appears")
                 .until(() -> channelNames().contains("ops"));
         ChatApi.Sent sent = chat.newThread("ops", "hello");
         ChatApi.Post done = chat.awaitFinal(sent);
@@ -70,7 +70,7 @@ class BindingsFollowTheClusterTest {
         assertThat(chat.answer(sent.threadId(), sent.messageId())).contains("hello");
 
         cluster.delete("Binding", "ops");
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("channel ops disappears")
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("channel ops disappears")
                 .until(() -> !channelNames().contains("ops"));
         HttpResponse<String> newThread = chat.post("/api/chat/channels/ops/threads", ChatApi.body("more", null),
                 java.util.Map.of());
@@ -82,7 +82,7 @@ class BindingsFollowTheClusterTest {
     @Test
     void aTurnRunningWhenItsBindingIsRemovedEndsWithANotice() {
         cluster.apply(binding());
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("channel ops appears")
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("channel ops appears")
                 .until(() -> channelNames().contains("ops"));
         // the agent takes the task and works on it for a minute
         ChatApi.Sent sent = chat.newThread("ops", "/slow 60000");

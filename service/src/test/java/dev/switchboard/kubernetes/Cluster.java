@@ -78,7 +78,7 @@ final class Cluster implements AutoCloseable {
 
     /** Started on the first list, not yet following (so /readyz still waits). */
     WatchMode.Running startNotFollowing(Vertx vertx, Path dir) {
-        running = WatchMode.start(vertx, serverFile(dir), client, NS, Duration.ofSeconds(30));
+        running = WatchMode.start(vertx, serverFile(dir), client, NS, Duration.ofSeconds(60));
         return running;
     }
 
@@ -139,7 +139,7 @@ final class Cluster implements AutoCloseable {
     /** Waits until the resource's Ready condition has {@code status} ("True" or "False"), and returns it. */
     JsonNode awaitReady(String kind, String name, String status) {
         AtomicReference<JsonNode> seen = new AtomicReference<>();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                 .alias(kind + " " + name + " Ready=" + status)
                 .until(() -> {
                     JsonNode c = ready(kind, name);

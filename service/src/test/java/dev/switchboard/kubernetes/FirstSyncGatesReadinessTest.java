@@ -67,7 +67,7 @@ class FirstSyncGatesReadinessTest {
             assertThat(http.get("/healthz").status()).isEqualTo(200);
 
             running.follow();
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).alias("/readyz 200")
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).alias("/readyz 200")
                     .until(() -> http.get("/readyz").status() == 200);
             // ready means written: no waiting for the statuses
             assertThat(cluster.ready("AgentBackend", "echo").path("status").asText()).isEqualTo("True");
@@ -83,7 +83,7 @@ class FirstSyncGatesReadinessTest {
         bare.init();
         try (var client = bare.createClient()) {
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> WatchMode.start(vertx, Cluster.serverFile(dir), client,
-                            "agents", Duration.ofSeconds(30)))
+                            "agents", Duration.ofSeconds(60)))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageStartingWith("cannot list ")
                     .hasMessageContaining(".switchboard.dev in namespace agents: the API server does not know them "

@@ -71,7 +71,7 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
             assertThat(cardFetches()).hasSize(1);
 
             cluster.secret("echo-token", "token", "second-token-0123456789");
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).alias("the new token is sent")
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("the new token is sent")
                     .until(() -> {
                         Reply r = http.rpc("echo", Rpc.send(2, "hi again"));
                         return r.json().has("result") && "Bearer second-token-0123456789".equals(
@@ -113,7 +113,7 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
 
         cluster.secret("alice", "token", "alice-token-two-0123456789");
         // the watch applies the change within moments; every turn after it carries the new token
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).alias("a turn with the new token")
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).alias("a turn with the new token")
                 .until(() -> {
                     ChatApi.Sent next = chat.newThread("ops", "again");
                     chat.awaitFinal(next);
