@@ -4,7 +4,6 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.ConfigException;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.config.SwitchboardConfig;
-import dev.switchboard.kubernetes.WatchMode;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.vertx.core.Vertx;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.cli.WatchMode;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;

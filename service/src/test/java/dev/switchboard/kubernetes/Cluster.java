@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.switchboard.cli.WatchMode;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.config.SwitchboardConfig;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;

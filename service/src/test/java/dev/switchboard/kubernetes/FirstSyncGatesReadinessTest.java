@@ -3,6 +3,7 @@ package dev.switchboard.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.cli.WatchMode;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.testkit.TestAgent;

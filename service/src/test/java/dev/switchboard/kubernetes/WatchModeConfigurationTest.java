@@ -3,6 +3,7 @@ package dev.switchboard.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.cli.WatchMode;
 import dev.switchboard.config.ConfigException;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.config.SwitchboardConfig;

@@ -1,8 +1,9 @@
-package dev.switchboard.kubernetes;
+package dev.switchboard.cli;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.ConfigException;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.kubernetes.KubernetesWatch;
 import dev.switchboard.ops.Readiness;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Vertx;
@@ -13,7 +14,8 @@ import java.util.Map;
 
 /**
  * {@code serve --kubernetes}: the Server resource from the file (a mounted ConfigMap; or the defaults), everything
- * else from the cluster, kept in force while the service runs.
+ * else from the cluster ({@link KubernetesWatch}), kept in force while the service runs. Here, beside the other
+ * entry points, as it starts the app.
  */
 public final class WatchMode {
 
