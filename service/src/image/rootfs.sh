@@ -36,7 +36,10 @@ mkdir -p "$out"
   --generate-cds-archive --output "$out/opt/java" >/dev/null
 
 mkdir -p "$out/opt/switchboard/native"
-(cd "$out/opt/switchboard/native" && unzip -q -j -o "$sqlite_jar" 'org/sqlite/native/Linux/x86_64/libsqlitejdbc.so')
+unpacked="$(mktemp -d)"
+(cd "$unpacked" && "$java_home/bin/jar" xf "$sqlite_jar" org/sqlite/native/Linux/x86_64/libsqlitejdbc.so)
+mv "$unpacked/org/sqlite/native/Linux/x86_64/libsqlitejdbc.so" "$out/opt/switchboard/native/"
+rm -rf "$unpacked"
 
 # The libraries the runtime needs, found as the build machine's loader finds them. AWT's (X11, fonts, sound) are
 # left out: the server runs headless and never loads them.

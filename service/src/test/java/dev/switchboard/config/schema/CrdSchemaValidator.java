@@ -14,7 +14,7 @@ import java.util.List;
  * {@code kubectl apply} does with strict field validation (its default): an unknown field is refused, so every object
  * with listed properties is closed here ({@code additionalProperties: false}), which the API server does by pruning.
  */
-final class CrdSchemaValidator {
+public final class CrdSchemaValidator {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4);
@@ -28,7 +28,7 @@ final class CrdSchemaValidator {
     }
 
     /** From a CRD document (as read from YAML, or {@link CrdGenerator#crd}). */
-    static CrdSchemaValidator of(JsonNode crd) {
+    public static CrdSchemaValidator of(JsonNode crd) {
         JsonNode versions = crd.path("spec").path("versions");
         if (versions.size() != 1) {
             throw new IllegalArgumentException("expected one version in " + crd.path("metadata").path("name"));
@@ -36,12 +36,12 @@ final class CrdSchemaValidator {
         return new CrdSchemaValidator(versions.get(0).path("schema").path("openAPIV3Schema"));
     }
 
-    static CrdSchemaValidator of(ResourceKind kind) {
+    public static CrdSchemaValidator of(ResourceKind kind) {
         return of(JSON.valueToTree(CrdGenerator.crd(kind)));
     }
 
     /** The validator's complaints, empty when the resource is valid. */
-    List<String> errors(JsonNode resource) {
+    public List<String> errors(JsonNode resource) {
         try {
             return schema.validate(JSON.writeValueAsString(resource), InputFormat.JSON).stream()
                     .map(e -> e.getInstanceLocation() + ": " + e.getMessage()).toList();
