@@ -164,6 +164,10 @@ class ContainerImageSmoke {
         assertThat(reply.body()).contains("hello from the image");
         assertThat(agent.recorder().lastRequest().body()).contains("m-image-1");
 
+        System.out.println("image smoke: " + status.lines().filter(l -> l.startsWith("VmRSS")).findFirst().orElse("")
+                + " at start; after a call: " + Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))
+                .stream().filter(l -> l.startsWith("VmRSS")).findFirst().orElse(""));
+
         // what it wrote went to the volumes, as the image's user
         Path db = data.resolve("store/switchboard.db");
         assertThat(db).exists();
