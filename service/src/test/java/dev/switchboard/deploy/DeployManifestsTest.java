@@ -200,17 +200,40 @@ class DeployManifestsTest {
     }
 
     @Test
-    void theDeploymentRunsLockedDownWithProbesResourcesAndWritableVolumesOnly() throws IOException {
+    void everyDeploymentRunsTheImageLockedDownWithWritableVolumesOnly() throws IOException {
+        List<Manifest> deployments = manifests().stream().filter(m -> m.type().equals("apps/v1/Deployment")).toList();
+        assertThat(deployments).hasSizeGreaterThanOrEqualTo(2);
+        for (Manifest m : deployments) {
+            PodSpec pod = m.as(Deployment.class).getSpec().getTemplate().getSpec();
+            assertThat(pod.getSecurityContext().getRunAsNonRoot()).as(m + " runAsNonRoot").isTrue();
+            assertThat(pod.getSecurityContext().getRunAsUser()).as(m + " the image's user").isEqualTo(65532L);
+            assertThat(pod.getSecurityContext().getSeccompProfile().getType()).as(m + " seccomp").isEqualTo("RuntimeDefault");
+            for (Container c : pod.getContainers()) {
+                assertThat(c.getImage()).as(m + " the image Jib builds").isEqualTo("switchboard:" + projectVersion());
+                assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).as(m + " read-only root").isTrue();
+                assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).as(m + " escalation").isFalse();
+                assertThat(c.getSecurityContext().getCapabilities().getDrop()).as(m + " capabilities").containsExactly("ALL");
+                assertThat(c.getResources().getLimits()).as(m + " memory limit").containsKey("memory");
+                assertThat(c.getReadinessProbe().getHttpGet().getPath()).as(m + " readiness").isEqualTo("/readyz");
+                Map<String, Volume> volumes = pod.getVolumes().stream().collect(Collectors.toMap(Volume::getName, v -> v));
+                for (VolumeMount vm : c.getVolumeMounts()) {
+                    Volume v = volumes.get(vm.getName());
+                    assertThat(v).as(m + " volume " + vm.getName()).isNotNull();
+                    boolean writable = !Boolean.TRUE.equals(vm.getReadOnly());
+                    if (writable) {
+                        assertThat(v.getEmptyDir()).as(m + ": a writable mount is an emptyDir: " + vm.getMountPath()).isNotNull();
+                    }
+                }
+                assertThat(c.getVolumeMounts()).extracting(VolumeMount::getMountPath).as(m + " mounts").contains("/tmp", "/data");
+            }
+        }
+    }
+
+    @Test
+    void theDeploymentRunsWatchModeWithProbesResourcesAndItsConfig() throws IOException {
         Deployment d = one("apps/v1/Deployment", "switchboard").as(Deployment.class);
         PodSpec pod = d.getSpec().getTemplate().getSpec();
-        assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
-        assertThat(pod.getSecurityContext().getRunAsUser()).as("the image's user").isEqualTo(65532L);
-        assertThat(pod.getSecurityContext().getSeccompProfile().getType()).isEqualTo("RuntimeDefault");
         Container c = pod.getContainers().get(0);
-        assertThat(c.getImage()).as("the image Jib builds").isEqualTo("switchboard:" + projectVersion());
-        assertThat(c.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
-        assertThat(c.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
-        assertThat(c.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
         assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
         assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
         assertThat(c.getResources().getRequests()).containsKeys("cpu", "memory");

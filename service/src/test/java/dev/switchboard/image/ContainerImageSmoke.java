@@ -9,7 +9,6 @@ import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +21,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
 class ContainerImageSmoke {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SERVING = Pattern.compile("Switchboard is serving on (http://\\S+)");
 
     private final List<AutoCloseable> cleanup = new ArrayList<>();
     private Path work;
@@ -85,19 +87,18 @@ class ContainerImageSmoke {
         Path data = Files.createDirectories(work.resolve("data"));
         Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path conf = Files.createDirectories(work.resolve("conf"));
-        int port = freePort();
         Files.writeString(conf.resolve("switchboard.yaml"), """
                 apiVersion: switchboard.dev/v1
                 kind: Server
                 spec:
-                  listen: 127.0.0.1:%d
+                  listen: 127.0.0.1:0
                   store: sqlite:/data/store/switchboard.db
                 ---
                 apiVersion: switchboard.dev/v1
                 kind: AgentBackend
                 metadata: {name: echo}
                 spec: {url: "%s"}
-                """.formatted(port, agent.url()));
+                """.formatted(agent.url()));
         Files.createDirectories(rootfs.resolve("proc")); // mount points a runtime makes
         Files.createDirectories(rootfs.resolve("dev"));
 
@@ -132,7 +133,15 @@ class ContainerImageSmoke {
         });
 
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-        String base = "http://127.0.0.1:" + port;
+        String base = Awaitility.await("the image's service to listen").atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    if (!p.isAlive()) {
+                        fail("the image's entrypoint exited with " + p.exitValue() + ":\n" + logs());
+                    }
+                    Matcher m = SERVING.matcher(Files.readString(work.resolve("out.log")));
+                    return m.find() ? m.group(1) : null;
+                }, b -> b != null);
         Awaitility.await("the image's service to be ready").atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(200)).ignoreExceptionsInstanceOf(IOException.class)
                 .until(() -> {
@@ -143,6 +152,9 @@ class ContainerImageSmoke {
                             HttpResponse.BodyHandlers.ofString()).statusCode() == 200;
                 });
         assertThat(get(http, base + "/healthz").statusCode()).isEqualTo(200);
+        HttpResponse<String> page = get(http, base + "/");
+        assertThat(page.statusCode()).as("the web chat's page, served from the image's jars").isEqualTo(200);
+        assertThat(page.body()).containsIgnoringCase("<html");
 
         // the process that answers is the image's java, as the image's user, on a read-only root
         String status = Files.readString(Path.of("/proc", Long.toString(p.pid()), "status"));
@@ -216,12 +228,6 @@ class ContainerImageSmoke {
             fail(String.join(" ", command) + " failed:\n" + out);
         }
         return out;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     private static void deleteTree(Path dir) throws IOException {
