@@ -11,7 +11,6 @@ import dev.switchboard.config.SwitchboardConfig;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
@@ -47,17 +46,15 @@ final class Cluster implements AutoCloseable {
     Cluster() {
         server.init();
         client = server.createClient();
-        // the CRDs as the API server learns them: open schemas here (deploy/crds has the real ones), a status subresource
-        KubernetesWatch.KINDS.forEach((kind, plural) -> client.apiextensions().v1().customResourceDefinitions()
-                .resource(new CustomResourceDefinitionBuilder()
-                        .withNewMetadata().withName(plural + "." + KubernetesWatch.GROUP).endMetadata()
-                        .withNewSpec().withGroup(KubernetesWatch.GROUP).withScope("Namespaced")
-                        .withNewNames().withKind(kind).withPlural(plural).withSingular(kind.toLowerCase()).endNames()
-                        .addNewVersion().withName(KubernetesWatch.VERSION).withServed(true).withStorage(true)
-                        .withNewSubresources().withNewStatus().endStatus().endSubresources()
-                        .withNewSchema().withNewOpenAPIV3Schema().withType("object")
-                        .withXKubernetesPreserveUnknownFields(true).endOpenAPIV3Schema().endSchema()
-                        .endVersion().endSpec().build()).create());
+        // the CRDs of deploy/crds, as an operator applies them (their status subresource included)
+        KubernetesWatch.KINDS.forEach((kind, plural) -> {
+            Path crd = Path.of("..", "deploy", "crds", plural + "." + KubernetesWatch.GROUP + ".yaml");
+            try (java.io.InputStream in = java.nio.file.Files.newInputStream(crd)) {
+                client.apiextensions().v1().customResourceDefinitions().load(in).create();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
     }
 
     /** A Server resource on loopback, port 0, its store in {@code dir}. */
