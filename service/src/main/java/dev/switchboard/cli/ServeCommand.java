@@ -99,7 +99,8 @@ public final class ServeCommand implements Callable<Integer> {
         }
         System.out.println("Switchboard is serving on " + running.app().baseUrl() + ", watching namespace "
                 + running.watch().namespace() + "; gateway at " + running.app().baseUrl() + "/a2a/{agentId}");
-        // the watch's threads are daemons: they end with the process, after the app has closed
+        // stop applying changes as the app closes (hooks run together; the watch stops at once)
+        Runtime.getRuntime().addShutdownHook(new Thread(running.watch()::close, "switchboard-watch-stop"));
         Shutdown.awaitSignal(running.app(), vertx);
         return 0;
     }
