@@ -76,6 +76,7 @@ class TracingTest {
         config.webAgent("echo", echo.url(), false);
         config.webAgent("dropper", dropper.url(), false);
         config.webAgent("slow", slow.url(), false);
+        config.trigger("alerts", "web-echo", "generic", null);
         app = config.start(vertx);
         chat = new ChatApi(app.baseUrl());
     }
@@ -240,6 +241,28 @@ class TracingTest {
                 .as("one turn span").isEqualTo(1);
         assertThat(turn.startNanos()).as("the turn span starts when the turn was accepted, before the restart")
                 .isLessThan(children.stream().mapToLong(ReceivedSpan::startNanos).min().orElseThrow() + 1);
+    }
+
+    @Test
+    @DisplayName("A trigger's turn continues the sender's traceparent: its span is a child of the sender's span, and "
+            + "the agent's calls are in that trace")
+    void aTriggersTurnContinuesTheSendersTrace() throws Exception {
+        String traceId = "5b8efff798038103d269b633813fc60c";
+        String senderSpan = "eee19b7ec3c1b174";
+        HttpRequest request = HttpRequest.newBuilder(URI.create(app.baseUrl() + "/triggers/alerts"))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN)
+                .header("traceparent", "00-" + traceId + "-" + senderSpan + "-01")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"title\": \"disk full\", \"text\": \"on db-1\"}"))
+                .build();
+        HttpResponse<String> r = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+
+        ReceivedSpan turn = awaitSpan("the trigger turn's span", s -> s.traceId().equals(traceId) && s.name().equals("bridge turn"));
+        assertThat(turn.parentSpanId()).isEqualTo(senderSpan);
+        assertThat(turn.attributes()).containsEntry("switchboard.binding", "web-echo");
+        RecordedRequest send = echo.recorder().rpcRequests().stream().filter(RecordedRequest::isSend).findFirst().orElseThrow();
+        assertThat(traceparent(send).group(1)).isEqualTo(traceId);
     }
 
     // ---- helpers ----
