@@ -15,6 +15,7 @@ import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
+import dev.switchboard.ops.Readiness;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.EgressPolicy;
@@ -65,6 +66,7 @@ public final class SwitchboardApp {
     private final WebChatPlatform webChat;
     private final SlackPlatform slack;
     private final Egress egress;
+    private final Readiness readiness;
     /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
     private final Tracing tracing;
     private GatewayHandler gateway;
@@ -77,7 +79,9 @@ public final class SwitchboardApp {
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress, Tracing tracing) {
+            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
+            Readiness readiness, Tracing tracing) {
+        this.readiness = readiness;
         this.tracing = tracing;
         this.bindings = bindings;
         this.webChat = webChat;
@@ -94,6 +98,15 @@ public final class SwitchboardApp {
     }
 
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config) {
+        return start(vertx, config, new Readiness());
+    }
+
+    /**
+     * Starts with a readiness the caller may already have added conditions to (watch mode's first sync):
+     * {@code /readyz} answers 200 once those and the app's own (the store migrated) are met.
+     */
+    public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness) {
+        Readiness.Condition storeMigrated = readiness.pending("store migrated");
         Clock clock = Clock.systemUTC();
         List<String> missing = Exposure.missing(config);
         if (!missing.isEmpty()) {
@@ -136,6 +149,7 @@ public final class SwitchboardApp {
         }).compose(opened -> {
             Database db = opened.database();
             AgentRegistry registry = opened.registry();
+            storeMigrated.met();
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(meters);
             new JvmThreadMetrics().bindTo(meters);
@@ -160,7 +174,7 @@ public final class SwitchboardApp {
                     config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress, tracing);
+                    webChat, slack, egress, readiness, tracing);
             app.storeLock = opened.lock();
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
@@ -192,7 +206,7 @@ public final class SwitchboardApp {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry);
         RouterErrors.mount(router);
-        HealthRoutes.mount(router);
+        HealthRoutes.mount(router, readiness);
         MetricsRoutes.mount(router, meters);
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
@@ -269,6 +283,11 @@ public final class SwitchboardApp {
 
     public WebChatPlatform webChat() {
         return webChat;
+    }
+
+    /** What {@code /readyz} answers from; start-up and shutdown steps add their conditions to it. */
+    public Readiness readiness() {
+        return readiness;
     }
 
     public SwitchboardServer server() {
