@@ -46,6 +46,7 @@ public final class Tracing implements AutoCloseable {
         if (settings == null || !settings.enabled()) {
             return OFF;
         }
+        routeSdkLogs();
         PresetIds ids = new PresetIds();
         OtlpHttpSpanExporter exporter = OtlpHttpSpanExporter.builder().setEndpoint(settings.tracesUrl()).build();
         Resource resource = Resource.getDefault().merge(Resource.create(Attributes.of(
@@ -91,11 +92,27 @@ public final class Tracing implements AutoCloseable {
                 || provider.forceFlush().join(timeout.toMillis(), TimeUnit.MILLISECONDS).isSuccess();
     }
 
-    /** Sends what is left (for a few seconds at most) and stops the exporter. */
+    /**
+     * Sends what is left and stops the exporter, for 2 s at most: with the collector down the exporter retries for
+     * longer, and a stop must not wait on it.
+     */
     @Override
     public void close() {
         if (provider != null) {
-            provider.shutdown().join(5, TimeUnit.SECONDS);
+            provider.shutdown().join(2, TimeUnit.SECONDS);
         }
+    }
+
+    /**
+     * The SDK reports a failed export through java.util.logging, which would print to standard error in a format of
+     * its own: its loggers alone go to SLF4J, and so to Switchboard's log (text or JSON) like every other line.
+     */
+    private static synchronized void routeSdkLogs() {
+        java.util.logging.Logger sdk = java.util.logging.Logger.getLogger("io.opentelemetry");
+        if (!sdk.getUseParentHandlers()) {
+            return; // done already
+        }
+        sdk.setUseParentHandlers(false);
+        sdk.addHandler(new org.slf4j.bridge.SLF4JBridgeHandler());
     }
 }
