@@ -32,14 +32,7 @@ public final class BridgeService {
         this.store = store;
     }
 
-    public static BridgeService create(Vertx vertx, DataSource dataSource, ContractDurations contract,
-            BridgeLimits limits, List<BindingRuntime> bindings, List<ChatPlatform> platforms, MeterRegistry meters,
-            Clock clock) {
-        return create(vertx, dataSource, contract, limits, bindings, platforms, meters, clock,
-                dev.switchboard.tracing.Tracing.off());
-    }
-
-    /** As above, with the turns' spans made by {@code tracing} (when it is on). */
+    /** @param tracing makes the turns' spans when it is on ({@link dev.switchboard.tracing.Tracing#off()}: none) */
     public static BridgeService create(Vertx vertx, DataSource dataSource, ContractDurations contract,
             BridgeLimits limits, List<BindingRuntime> bindings, List<ChatPlatform> platforms, MeterRegistry meters,
             Clock clock, dev.switchboard.tracing.Tracing tracing) {

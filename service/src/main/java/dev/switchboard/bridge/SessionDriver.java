@@ -94,15 +94,13 @@ public final class SessionDriver implements AutoCloseable {
 
     public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
             Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits) {
-        this(vertx, store, platforms, client, engine, clock, meters, bindings, laneCount, limits, null);
+        this(vertx, store, platforms, client, engine, clock, meters, bindings, laneCount, limits, null, Tracing.off());
     }
 
-    public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
-            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits,
-            SessionLeases leases) {
-        this(vertx, store, platforms, client, engine, clock, meters, bindings, laneCount, limits, leases, Tracing.off());
-    }
-
+    /**
+     * @param leases several replicas on PostgreSQL; null with SQLite
+     * @param tracing makes the turns' spans when it is on ({@link Tracing#off()}: none)
+     */
     public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
             Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits,
             SessionLeases leases, Tracing tracing) {

@@ -45,11 +45,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final Tracing tracing;
 
     public GatewayHandler(Vertx vertx, HttpClientAgent client, AgentRegistry registry, HeaderPolicy headerPolicy,
-            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress) {
-        this(vertx, client, registry, headerPolicy, auth, metrics, settings, egress, Tracing.off());
-    }
-
-    public GatewayHandler(Vertx vertx, HttpClientAgent client, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing) {
         this.tracing = tracing;
         this.egress = egress;
