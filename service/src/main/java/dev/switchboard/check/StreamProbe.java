@@ -114,6 +114,7 @@ final class StreamProbe implements StreamListener {
                 boolean isIdle = idleDeadline <= deadline;
                 Duration silent = Duration.ofNanos(now - lastAt);
                 cut();
+                closed(); // the silence that made the checker cut counts as a gap
                 Ending cut = new Ending.Cut(isIdle, silent);
                 // a callback that raced the cut wins: it is what the agent did
                 return ending.complete(cut) ? cut : ending.join();
