@@ -30,9 +30,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -72,6 +74,8 @@ public final class Checker {
     /** The tasks the checker started, with the last state it saw (null: none seen yet). */
     private final Map<String, TaskState> started = new LinkedHashMap<>();
     private final List<String> cancelled = new ArrayList<>();
+    /** The contexts the agent made for the checker's turns. */
+    private final Set<String> contexts = new LinkedHashSet<>();
     private int calls;
     private int idleSends;
     private AgentEndpoint endpoint;
@@ -826,6 +830,10 @@ public final class Checker {
 
     /** Keeps the last state seen of each task the checker started. */
     private void observe(StreamEvent e) {
+        String contextId = contextId(e);
+        if (!blank(contextId) && !(e instanceof Message)) {
+            contexts.add(contextId);
+        }
         String taskId = taskId(e);
         TaskState state = stateOf(e);
         if (blank(taskId)) {
@@ -849,6 +857,17 @@ public final class Checker {
     private void cleanUp() {
         if (endpoint == null) {
             return;
+        }
+        if (endpoint.version() == ProtocolVersion.V1_0) {
+            // the contexts the checker made: a task the agent started there on its own is the checker's doing too
+            for (String contextId : contexts) {
+                Outcome<ListTasksResult> listed = call("ListTasks", client.listTasks(endpoint,
+                        new ListTasksParams(contextId, null, LIST_PAGE_SIZE, null, 0, null, null, null)));
+                if (listed.value() != null) {
+                    listed.value().tasks().stream().filter(t -> !t.state().isTerminal())
+                            .forEach(t -> started.putIfAbsent(t.id(), t.state()));
+                }
+            }
         }
         for (Map.Entry<String, TaskState> e : new ArrayList<>(started.entrySet())) {
             if (e.getValue() != null && e.getValue().isTerminal()) {

@@ -4,6 +4,7 @@ import static dev.switchboard.check.CheckRig.onlyFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.protocol.A2aMethod;
+import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -165,6 +166,22 @@ class MisbehavingAgentCheckTest {
     void anAgentWithoutListTasksFailsMethodsListTasks() throws Exception {
         CheckReport report = CheckRig.quick(vertx, good().withUnimplemented(A2aMethod.LIST_TASKS));
         onlyFails(report, RowId.METHODS_LIST_TASKS, Verdict.FAIL, "the turn fails after 15 minutes");
+    }
+
+    @Test
+    void aTaskLeftRunningBesideTheTurnsFailsSessionsOneTaskPerContextAndTheCheckCancelsIt() throws Exception {
+        TestAgent agent = CheckRig.await(TestAgent.start(vertx, agent("/linger"), 0));
+        try {
+            CheckReport report = Checker.run(vertx, CheckRequest.of(agent.url(), CheckRig.QUICK));
+            onlyFails(report, RowId.SESSIONS_ONE_TASK_PER_CONTEXT, Verdict.FAIL, "still running");
+            assertThat(report.row(RowId.SESSIONS_ONE_TASK_PER_CONTEXT).reason())
+                    .contains("Switchboard sends no new turn into a context while a task of it runs");
+            // the tasks the agent left working in the checker's contexts are cancelled: one per turn that ran
+            assertThat(report.cancelled()).hasSizeGreaterThanOrEqualTo(2);
+            assertThat(agent.recorder().rpcMethods()).contains("CancelTask");
+        } finally {
+            CheckRig.await(agent.close());
+        }
     }
 
     @Test
