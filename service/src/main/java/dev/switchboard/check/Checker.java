@@ -83,11 +83,25 @@ public final class Checker {
     /** The row that says why the card could not be read. */
     private RowId cardRow = RowId.DISCOVERY_CARD;
 
+    /** After this (3 minutes with --quick, an hour without) no new probe starts. */
+    private final long budgetEnds;
+
     private Checker(Vertx vertx, CheckRequest request) {
         Objects.requireNonNull(vertx, "vertx");
         this.request = Objects.requireNonNull(request, "request");
         this.limits = request.limits();
         this.client = new A2aAgentClient(vertx, limits.headersTimeout());
+        this.budgetEnds = System.nanoTime() + (limits.quick() ? Duration.ofMinutes(3) : Duration.ofHours(1)).toNanos();
+    }
+
+    /** True (and the rest is skipped) when the check has used up its time: a slow agent gives a bounded run. */
+    private boolean outOfTime() {
+        if (System.nanoTime() < budgetEnds) {
+            return false;
+        }
+        stop("the check ran out of time (" + (limits.quick() ? "3 minutes with --quick" : "an hour")
+                + ") before it got here");
+        return true;
     }
 
     /** Runs every probe and returns the report; never throws for anything the agent does. */
@@ -239,6 +253,9 @@ public final class Checker {
             return;
         }
 
+        if (outOfTime()) {
+            return;
+        }
         // the second turn, into the context the agent made
         Turn t2 = null;
         if (t1.contextId() != null) {
@@ -247,11 +264,19 @@ public final class Checker {
         } else {
             conclude(RowId.REPLIES_KEEPS_CONTEXT, Verdict.SKIP, "the first turn named no context (see replies.names-task-and-context)");
         }
+        if (outOfTime()) {
+            return;
+        }
         judgeSessions(t1, t2);
 
+        if (outOfTime()) {
+            return;
+        }
         // the first turn's messageId again, without a context: what the bridge does after an unknown outcome
         repeat(t1);
-
+        if (outOfTime()) {
+            return;
+        }
         // a third turn, subscribed to and cancelled while it runs
         live(t1.taskId());
     }
