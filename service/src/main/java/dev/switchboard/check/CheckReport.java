@@ -31,6 +31,11 @@ public record CheckReport(String url, String endpoint, String dialect, String ve
         return new CheckReport(request.url(), request.endpointUrl(), request.dialect(), null, List.of(), error, List.of(), took);
     }
 
+    /** The command's arguments were wrong: nothing was probed. */
+    public static CheckReport badArguments(String url, String dialect, String error) {
+        return new CheckReport(url, null, dialect, null, List.of(), error, List.of(), Duration.ZERO);
+    }
+
     /** 0 when nothing FAILs, 1 when something does, 2 when the check could not run. */
     public int exitCode() {
         if (error != null) {

@@ -85,6 +85,10 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             err.println("switchboard check: " + e.getMessage());
             err.flush();
+            if (json) {
+                out.println(CheckReport.badArguments(url, dialect, e.getMessage()).json());
+                out.flush();
+            }
             return CheckReport.EXIT_COULD_NOT_RUN;
         }
         Vertx vertx = Vertx.vertx();

@@ -143,6 +143,26 @@ class CheckCommandTest {
     }
 
     @Test
+    void argumentErrorsAreAJsonDocumentToo() throws Exception {
+        Run r = run(good.url(), "--json", "--agent-ref", "default/sre");
+        assertThat(r.code()).isEqualTo(2);
+        JsonNode doc = Json.parse(r.out());
+        assertThat(doc.path("exitCode").asInt()).isEqualTo(2);
+        assertThat(doc.path("error").asText()).isEqualTo("--agent-ref applies to --dialect kagent-v1 only");
+        assertThat(doc.path("rows")).isEmpty();
+    }
+
+    @Test
+    void theHiddenSilenceLimitSetsTheIntervalTheLongTaskRowJudges() {
+        // not a user option (hidden from --help): tests inject a short interval instead of the seed's 5 minutes
+        Run r = run(good.url(), "--silence-limit", "2s");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(r.out()).containsPattern("SKIP  replies\\.event-every-5-minutes +every task finished within .*, before 2\\.0 s");
+        assertThat(run("--help").out()).doesNotContain("silence-limit");
+        assertThat(run("--help").out()).contains("--quick", "--json", "--agent-ref", "--token");
+    }
+
+    @Test
     void versionForcesTheWireVersion() {
         Run r = run(good.url(), "--quick", "--version", "0.3");
         assertThat(r.code()).as(r.out()).isZero();

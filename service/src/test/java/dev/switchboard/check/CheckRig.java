@@ -42,13 +42,17 @@ final class CheckRig {
 
     /** A kagent agent served where kagent serves it: {@code <url>/agents/default/sre}. */
     static CheckReport kagent(Vertx vertx, TestAgentOptions options) throws Exception {
+        return kagent(vertx, options, new Recorder());
+    }
+
+    static CheckReport kagent(Vertx vertx, TestAgentOptions options, Recorder recorder) throws Exception {
         HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0));
         Router router = Router.router(vertx);
         server.requestHandler(router);
         await(server.listen());
         String url = "http://127.0.0.1:" + server.actualPort();
         router.route("/agents/default/sre/*").subRouter(TestAgent.router(vertx, options, url + "/agents/default/sre",
-                new Recorder()));
+                recorder));
         try {
             return Checker.run(vertx, new CheckRequest(url, "kagent-v1", "default", "sre", null, null, null, QUICK));
         } finally {

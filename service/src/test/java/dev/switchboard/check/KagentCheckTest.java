@@ -4,6 +4,8 @@ import static dev.switchboard.check.CheckRig.onlyFails;
 import static dev.switchboard.check.CheckRig.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.protocol.kagent.Hitl;
+import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import org.junit.jupiter.api.AfterAll;
@@ -31,8 +33,12 @@ class KagentCheckTest {
 
     @Test
     void theTestkitsKagentAgentPassesTheHitlRowAndEveryOther() throws Exception {
-        CheckReport report = CheckRig.kagent(vertx, kagent());
+        Recorder recorder = new Recorder();
+        CheckReport report = CheckRig.kagent(vertx, kagent(), recorder);
         passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP);
+        // as the bridge does: every call after the card asks for the extension the card lists
+        assertThat(recorder.rpcRequests()).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.requestedExtensions()).containsExactly(Hitl.URI));
         assertThat(report.endpoint()).endsWith("/agents/default/sre");
         assertThat(report.row(RowId.KAGENT_HITL_EXTENSION).reason())
                 .contains("https://kagent.dev/extensions/hitl/v1", "A2A-Extensions");
@@ -41,7 +47,9 @@ class KagentCheckTest {
 
     @Test
     void aKagentAgentWithoutTheExtensionOnItsCardFailsKagentHitlExtension() throws Exception {
-        CheckReport report = CheckRig.kagent(vertx, kagent().withKagentHitl(false));
+        Recorder recorder = new Recorder();
+        CheckReport report = CheckRig.kagent(vertx, kagent().withKagentHitl(false), recorder);
+        assertThat(recorder.rpcRequests()).isNotEmpty().allSatisfy(r -> assertThat(r.requestedExtensions()).isEmpty());
         onlyFails(report, RowId.KAGENT_HITL_EXTENSION, Verdict.FAIL, "do not list https://kagent.dev/extensions/hitl/v1");
     }
 

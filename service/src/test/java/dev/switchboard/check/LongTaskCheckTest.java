@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * replies.event-every-5-minutes without --quick, judged only on what was seen. The seed's 5 minutes is injected as
- * 1 second here, so a task of a few seconds is a long one.
+ * 1.5 seconds here, so a task of a few seconds is a long one.
  */
 class LongTaskCheckTest {
 
-    static final CheckLimits ONE_SECOND = CheckLimits.fullCheck().withSilenceLimit(Duration.ofSeconds(1));
+    static final CheckLimits SHORT = CheckLimits.fullCheck().withSilenceLimit(Duration.ofMillis(1500));
 
     static Vertx vertx;
 
@@ -32,12 +32,12 @@ class LongTaskCheckTest {
 
     static CheckReport check(String behavior) throws Exception {
         return CheckRig.check(vertx, TestAgentOptions.echo("long").withDefaultBehavior(behavior).withDedupe(true),
-                url -> CheckRequest.of(url, ONE_SECOND));
+                url -> CheckRequest.of(url, SHORT));
     }
 
     @Test
     void aLongTaskThatKeepsSendingEventsPasses() throws Exception {
-        // 8 status updates 250 ms apart: the stream lasts about 2 s, never silent for the (injected) limit
+        // 8 status updates 250 ms apart: the stream lasts over 2 s, never silent for the (injected) 1.5 s
         CheckReport report = check("/fulltask /heartbeat 8 250");
         assertThat(report.row(RowId.REPLIES_EVENT_EVERY_5_MINUTES).verdict()).as(report.text()).isEqualTo(Verdict.PASS);
         assertThat(report.row(RowId.REPLIES_EVENT_EVERY_5_MINUTES).reason()).contains("stream lasted", "between events");
@@ -46,8 +46,8 @@ class LongTaskCheckTest {
 
     @Test
     void aLongSilenceFailsTheRowAndTheTaskIsStillSettledWithGetTask() throws Exception {
-        // one event, then nothing while the task runs on for 3 s: cut after the limit, then read with GetTask
-        CheckReport report = check("/mute 1 /slow 3000");
+        // one event, then nothing while the task runs on for 4 s: cut after the limit, then read with GetTask
+        CheckReport report = check("/mute 1 /slow 4000");
         onlyFails(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.FAIL, "without an event");
         assertThat(report.row(RowId.REPLIES_EVENT_EVERY_5_MINUTES).reason())
                 .contains("Switchboard cuts the stream and follows the task again with GetTask and SubscribeToTask");
