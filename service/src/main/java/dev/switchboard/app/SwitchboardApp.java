@@ -15,6 +15,7 @@ import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
+import dev.switchboard.ops.Readiness;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.EgressPolicy;
@@ -64,6 +65,7 @@ public final class SwitchboardApp {
     private final WebChatPlatform webChat;
     private final SlackPlatform slack;
     private final Egress egress;
+    private final Readiness readiness;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
@@ -74,7 +76,9 @@ public final class SwitchboardApp {
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress) {
+            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
+            Readiness readiness) {
+        this.readiness = readiness;
         this.bindings = bindings;
         this.webChat = webChat;
         this.slack = slack;
@@ -90,6 +94,15 @@ public final class SwitchboardApp {
     }
 
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config) {
+        return start(vertx, config, new Readiness());
+    }
+
+    /**
+     * Starts with a readiness the caller may already have added conditions to (watch mode's first sync):
+     * {@code /readyz} answers 200 once those and the app's own (the store migrated) are met.
+     */
+    public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness) {
+        Readiness.Condition storeMigrated = readiness.pending("store migrated");
         Clock clock = Clock.systemUTC();
         List<String> missing = Exposure.missing(config);
         if (!missing.isEmpty()) {
@@ -132,6 +145,7 @@ public final class SwitchboardApp {
         }).compose(opened -> {
             Database db = opened.database();
             AgentRegistry registry = opened.registry();
+            storeMigrated.met();
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(meters);
             new JvmThreadMetrics().bindTo(meters);
@@ -155,7 +169,7 @@ public final class SwitchboardApp {
                     config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress);
+                    webChat, slack, egress, readiness);
             app.storeLock = opened.lock();
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
@@ -187,7 +201,7 @@ public final class SwitchboardApp {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry);
         RouterErrors.mount(router);
-        HealthRoutes.mount(router);
+        HealthRoutes.mount(router, readiness);
         MetricsRoutes.mount(router, meters);
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
@@ -263,6 +277,11 @@ public final class SwitchboardApp {
 
     public WebChatPlatform webChat() {
         return webChat;
+    }
+
+    /** What {@code /readyz} answers from; start-up and shutdown steps add their conditions to it. */
+    public Readiness readiness() {
+        return readiness;
     }
 
     public SwitchboardServer server() {
