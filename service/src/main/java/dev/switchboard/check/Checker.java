@@ -918,8 +918,24 @@ public final class Checker {
         }
     }
 
+    /**
+     * Records a row's verdict; a row seen on several turns keeps the worst (FAIL, then WARN, then PASS, then SKIP), so
+     * a second turn that breaks a row the first kept is not hidden, and the first reason of a rank stays.
+     */
     private void conclude(RowId row, Verdict verdict, String reason) {
-        rows.putIfAbsent(row, new RowResult(row, verdict, reason));
+        RowResult before = rows.get(row);
+        if (before == null || rank(verdict) > rank(before.verdict())) {
+            rows.put(row, new RowResult(row, verdict, reason));
+        }
+    }
+
+    private static int rank(Verdict v) {
+        return switch (v) {
+            case SKIP -> 0;
+            case PASS -> 1;
+            case WARN -> 2;
+            case FAIL -> 3;
+        };
     }
 
     private void stop(String reason) {
