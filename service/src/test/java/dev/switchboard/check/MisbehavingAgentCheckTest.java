@@ -70,9 +70,9 @@ class MisbehavingAgentCheckTest {
 
     @Test
     void headersThatComeTooLateFailTransportHeadersAndTheCheckDoesNotHang() throws Exception {
-        // the seed's limit is 30 s; the test injects 3 s against an agent that holds its headers for 20 s
+        // the seed's limit is 30 s; the test injects 5 s against an agent that holds its headers for 20 s
         CheckReport report = CheckRig.check(vertx, agent("/hold 20000"),
-                url -> CheckRequest.of(url, CheckRig.QUICK.withHeadersTimeout(Duration.ofSeconds(3))));
+                url -> CheckRequest.of(url, CheckRig.QUICK.withHeadersTimeout(Duration.ofSeconds(5))));
         onlyFails(report, RowId.TRANSPORT_HEADERS_IN_30S, Verdict.FAIL, "lost connection");
         assertThat(report.took()).isLessThan(Duration.ofSeconds(19));
     }
@@ -80,8 +80,8 @@ class MisbehavingAgentCheckTest {
     @Test
     void anAgentThatNeverAnswersFailsWithAReasonInsteadOfHanging() throws Exception {
         CheckReport report = CheckRig.check(vertx, agent("/silence"),
-                url -> CheckRequest.of(url, CheckRig.QUICK.withHeadersTimeout(Duration.ofSeconds(3))));
-        onlyFails(report, RowId.TRANSPORT_HEADERS_IN_30S, Verdict.FAIL, "no response headers within 3.0 s");
+                url -> CheckRequest.of(url, CheckRig.QUICK.withHeadersTimeout(Duration.ofSeconds(5))));
+        onlyFails(report, RowId.TRANSPORT_HEADERS_IN_30S, Verdict.FAIL, "no response headers within 5.0 s");
     }
 
     @Test
