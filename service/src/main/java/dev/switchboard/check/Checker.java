@@ -5,6 +5,7 @@ import static dev.switchboard.check.Evidence.failure;
 import static dev.switchboard.check.Evidence.id;
 
 import dev.switchboard.bridge.engine.Contract;
+import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.check.StreamProbe.Ending;
 import dev.switchboard.client.A2aAgentClient;
 import dev.switchboard.client.AgentEndpoint;
@@ -189,13 +190,13 @@ public final class Checker {
         } else {
             conclude(RowId.DISCOVERY_JSONRPC_INTERFACE, Verdict.FAIL, "the card lists " + interfaces(card)
                     + ": interfaces that are not JSON-RPC are dropped, and a card with none left fails every turn with \""
-                    + "agent card lists no JSON-RPC interface\"");
+                    + Notices.NO_JSONRPC + "\"");
         }
         if (card.capabilities().streaming()) {
             conclude(RowId.DISCOVERY_STREAMING, Verdict.PASS, "capabilities.streaming: true");
         } else {
             conclude(RowId.DISCOVERY_STREAMING, Verdict.FAIL, "capabilities.streaming is not true: Switchboard refuses "
-                    + "the agent (\"agent card does not declare streaming\"); the non-streaming send is never used");
+                    + "the agent (\"" + Notices.NO_STREAMING + "\"); the non-streaming send is never used");
         }
         List<String> unspoken = Contract.unspokenRequiredExtensions(request.dialect(), card);
         if (unspoken.isEmpty()) {
@@ -206,7 +207,7 @@ public final class Checker {
                     : "required " + required + ", which " + request.dialect() + " speaks");
         } else {
             conclude(RowId.DISCOVERY_EXTENSIONS, Verdict.FAIL, "the card marks " + unspoken + " required, which "
-                    + request.dialect() + " does not speak: the connect fails with \"agent requires an unsupported extension\"");
+                    + request.dialect() + " does not speak: the connect fails with \"" + Notices.UNSUPPORTED_EXTENSION + "\"");
         }
         if (request.kagent()) {
             if (Contract.asksHitl(request.dialect(), card)) {
@@ -348,7 +349,7 @@ public final class Checker {
         if (firstEvent instanceof Message) {
             conclude(RowId.REPLIES_TASK_EVENTS, Verdict.FAIL, t.sent() + " → " + Evidence.events(events)
                     + ": a bare Message names no task, so the outcome is unknown; Switchboard sends the turn again, and it "
-                    + "may run again, until it fails after 15 minutes with \"" + "the agent could not be reached\"");
+                    + "may run again, until it fails after 15 minutes with \"" + Notices.UNREACHABLE + "\"");
             conclude(RowId.REPLIES_NAMES_TASK_AND_CONTEXT, Verdict.SKIP, "the reply was a bare Message (see replies.task-events)");
             return;
         }
@@ -406,7 +407,7 @@ public final class Checker {
             conclude(RowId.REPLIES_ARTIFACT_TEXT, Verdict.FAIL, "the first turn's task completed with no artifact text"
                     + (elsewhere.isEmpty() ? "" : " (its text " + Evidence.text(elsewhere)
                             + " came in a status message, history or a bare Message, which is not shown)")
-                    + ": Switchboard posts \"The agent finished without any output.\"");
+                    + ": Switchboard posts \"" + Notices.NO_OUTPUT + "\"");
             return;
         }
         conclude(RowId.REPLIES_ARTIFACT_TEXT, Verdict.SKIP, "the first turn's task ended " + (state == null ? "in no known state"
@@ -432,8 +433,8 @@ public final class Checker {
                     + ", stayed in it (task " + id(t2.taskId()) + ")");
         } else {
             conclude(RowId.REPLIES_KEEPS_CONTEXT, Verdict.FAIL, "the second turn, sent with contextId " + id(t1.contextId())
-                    + ", came back in context " + id(t2.contextId()) + ": Switchboard posts \"The agent no longer has this "
-                    + "conversation\" and keeps the new context");
+                    + ", came back in context " + id(t2.contextId()) + ": Switchboard posts \"" + Notices.CONTEXT_CHANGED
+                    + "\" and keeps the new context");
         }
         if (t2.taskId() != null) {
             settle(t2, false);
