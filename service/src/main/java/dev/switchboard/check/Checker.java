@@ -483,7 +483,15 @@ public final class Checker {
     private void listTasks(List<Turn> turns) {
         Map<String, List<Turn>> byContext = new LinkedHashMap<>();
         for (Turn t : turns) {
-            byContext.computeIfAbsent(t.contextId(), k -> new ArrayList<>()).add(t);
+            // without a context the list would hold every task of the agent, other people's too
+            if (t.contextId() != null) {
+                byContext.computeIfAbsent(t.contextId(), k -> new ArrayList<>()).add(t);
+            }
+        }
+        if (byContext.isEmpty()) {
+            conclude(RowId.METHODS_LIST_TASKS, Verdict.SKIP, "no turn named its context, and ListTasks is asked by context "
+                    + "(see replies.names-task-and-context)");
+            return;
         }
         List<String> found = new ArrayList<>();
         for (Map.Entry<String, List<Turn>> e : byContext.entrySet()) {
