@@ -678,25 +678,9 @@ public final class Checker {
             return state;
         }
 
-        /** The answer as the bridge builds it: artifact updates (append adds, else replaces), or a full Task's artifacts. */
+        /** The answer as the bridge builds it from these events. */
         String answer() {
-            Map<String, String> artifacts = new LinkedHashMap<>();
-            for (StreamEvent e : events) {
-                if (e instanceof Task t && t.artifacts() != null && !t.artifacts().isEmpty()) {
-                    artifacts.clear();
-                    t.artifacts().forEach(a -> artifacts.put(a.artifactId() == null ? "" : a.artifactId(),
-                            Contract.shownText(a.parts())));
-                } else if (e instanceof TaskArtifactUpdateEvent a && a.artifact() != null) {
-                    String key = a.artifact().artifactId() == null ? "" : a.artifact().artifactId();
-                    String text = Contract.shownText(a.artifact().parts());
-                    if (a.append()) {
-                        artifacts.merge(key, text, String::concat);
-                    } else {
-                        artifacts.put(key, text);
-                    }
-                }
-            }
-            return String.join("", artifacts.values());
+            return Contract.answerOf(events);
         }
 
         /** Text the bridge does not show: in status messages or bare Messages. */

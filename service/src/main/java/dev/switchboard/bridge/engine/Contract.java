@@ -5,8 +5,11 @@ import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.Part;
 import dev.switchboard.protocol.model.StreamEvent;
 import dev.switchboard.protocol.model.Task;
+import dev.switchboard.protocol.model.TaskArtifactUpdateEvent;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The engine's contract rules that can be judged from outside, callable without a session: {@code switchboard check}
@@ -54,6 +57,22 @@ public final class Contract {
     /** Replies: the text the bridge shows from these parts (artifact text parts only; file and data parts never). */
     public static String shownText(List<Part> parts) {
         return Replies.text(parts);
+    }
+
+    /**
+     * Replies: the answer a stream's events build, as the bridge builds it (uncut): artifact updates with append add to
+     * that artifact's text, others replace it, and a full Task's artifacts replace them all.
+     */
+    public static String answerOf(List<StreamEvent> events) {
+        Map<String, String> artifacts = new LinkedHashMap<>();
+        for (StreamEvent e : events) {
+            if (e instanceof Task t && t.artifacts() != null) {
+                artifacts = Replies.texts(t.artifacts());
+            } else if (e instanceof TaskArtifactUpdateEvent a) {
+                Replies.apply(artifacts, a);
+            }
+        }
+        return String.join("", artifacts.values());
     }
 
     /** Replies: the answer a full Task holds (its artifacts' text), as the bridge reads it. */
