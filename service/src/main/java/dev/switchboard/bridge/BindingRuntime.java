@@ -1,5 +1,6 @@
 package dev.switchboard.bridge;
 
+import dev.switchboard.bridge.engine.Contract;
 import dev.switchboard.client.AgentEndpoint;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.AgentCard;
@@ -55,9 +56,8 @@ public final class BindingRuntime {
 
     /** Discovery: on a2a the endpoint is the url as written; on kagent-v1, url + /agents/<namespace>/<name>. */
     public Optional<String> endpointUrl() {
-        return backend().map(b -> Binding.DIALECT_KAGENT.equals(binding.dialect())
-                ? b.url().replaceAll("/+$", "") + "/agents/" + binding.agentRefNamespace() + "/" + binding.agentRefName()
-                : b.url());
+        return backend().map(b -> Contract.endpointUrl(binding.dialect(), b.url(), binding.agentRefNamespace(),
+                binding.agentRefName()));
     }
 
     /** The endpoint to call, in the given version (null before the card says), in a trace of its own. */
