@@ -53,6 +53,8 @@ class PackageDirectionTest {
             Map.entry("auth", 2),
             Map.entry("http", 2),
             Map.entry("net", 2),
+            // OpenTelemetry's setup (off, or the SDK and its exporter): the gateway's and the bridge's spans use it
+            Map.entry("tracing", 2),
             Map.entry("protocol", 1),
             // the scriptable agents the demo serves in-process; a module of its own, like protocol
             Map.entry("testkit", 1));

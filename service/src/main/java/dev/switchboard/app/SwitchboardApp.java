@@ -28,6 +28,7 @@ import dev.switchboard.store.SqlRegistrationStore;
 import dev.switchboard.store.StoreLock;
 import dev.switchboard.trigger.TriggerRoutes;
 import dev.switchboard.trigger.Triggers;
+import dev.switchboard.tracing.Tracing;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -69,6 +70,8 @@ public final class SwitchboardApp {
     private final SlackPlatform slack;
     private final Egress egress;
     private final Readiness readiness;
+    /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
+    private final Tracing tracing;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
@@ -80,8 +83,9 @@ public final class SwitchboardApp {
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
             LiveBindings bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
-            Readiness readiness) {
+            Readiness readiness, Tracing tracing) {
         this.readiness = readiness;
+        this.tracing = tracing;
         this.bindings = bindings;
         this.webChat = webChat;
         this.slack = slack;
@@ -167,11 +171,12 @@ public final class SwitchboardApp {
             LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
             WebChatPlatform webChat = new WebChatPlatform();
             SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
+            Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
             BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
-                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
+                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress, readiness);
+                    webChat, slack, egress, readiness, tracing);
             app.storeLock = opened.lock();
             config.backends().forEach(b -> app.configuredAgents.add(b.name()));
             if (registry.shared()) {
@@ -214,7 +219,8 @@ public final class SwitchboardApp {
                 cards::invalidate).mount(router);
         cards.mount(router);
         gateway = new GatewayHandler(vertx, client, registry,
-                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress);
+                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
+                tracing);
         router.post("/a2a/:agentId").handler(gateway);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")
                 .putHeader("Content-Type", "application/json")
@@ -332,6 +338,11 @@ public final class SwitchboardApp {
         return server;
     }
 
+    /** The app's tracing ({@link Tracing#on()} false unless the Server resource names an OTLP endpoint). */
+    public Tracing tracing() {
+        return tracing;
+    }
+
     public String baseUrl() {
         return server.baseUrl();
     }
@@ -358,6 +369,7 @@ public final class SwitchboardApp {
             }
             slack.close();
             bridge.close();
+            tracing.close(); // the spans of calls that ended are sent; the bridge's unfinished turns end elsewhere
             return null;
         }).eventually(() -> client.close()).eventually(() -> {
             meters.close();
