@@ -34,7 +34,9 @@ class PackageDirectionTest {
 
     /** Top-level units (a {@code chat} platform is a unit of its own) from the top of the graph down. */
     private static final Map<String, Integer> LAYERS = Map.ofEntries(
-            Map.entry("cli", 7),
+            Map.entry("cli", 8),
+            // watch mode: reads the cluster's resources into the config model and applies them to a running app
+            Map.entry("kubernetes", 7),
             Map.entry("app", 6),
             // the configuration file's validated model: it builds each feature's own settings types
             Map.entry("config", 5),
@@ -51,6 +53,8 @@ class PackageDirectionTest {
             Map.entry("auth", 2),
             Map.entry("http", 2),
             Map.entry("net", 2),
+            // OpenTelemetry's setup (off, or the SDK and its exporter): the gateway's and the bridge's spans use it
+            Map.entry("tracing", 2),
             Map.entry("protocol", 1),
             // the scriptable agents the demo serves in-process; a module of its own, like protocol
             Map.entry("testkit", 1));

@@ -3,6 +3,7 @@ package dev.switchboard.app;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.BindingRuntime;
 import dev.switchboard.bridge.BridgeService;
+import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.chat.slack.SlackPlatform;
 import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
@@ -17,6 +18,7 @@ import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.gateway.UpstreamClients;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
+import dev.switchboard.ops.Readiness;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.EgressPolicy;
@@ -28,6 +30,7 @@ import dev.switchboard.store.SqlRegistrationStore;
 import dev.switchboard.store.StoreLock;
 import dev.switchboard.trigger.TriggerRoutes;
 import dev.switchboard.trigger.Triggers;
+import dev.switchboard.tracing.Tracing;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -63,10 +66,15 @@ public final class SwitchboardApp {
     private final HttpClientAgent client;
     private final CardRoutes cards;
     private final BridgeService bridge;
-    private final List<BindingRuntime> bindings;
+    private final LiveBindings bindings;
+    /** the agents of the configuration (file or cluster) now in the registry: what a live change compares with */
+    private final java.util.Set<String> configuredAgents = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WebChatPlatform webChat;
     private final SlackPlatform slack;
     private final Egress egress;
+    private final Readiness readiness;
+    /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
+    private final Tracing tracing;
     /** The gateway's clients, one per event loop. */
     private final UpstreamClients upstream;
     private GatewayHandler gateway;
@@ -79,8 +87,10 @@ public final class SwitchboardApp {
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
-            UpstreamClients upstream) {
+            LiveBindings bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
+            Readiness readiness, Tracing tracing, UpstreamClients upstream) {
+        this.readiness = readiness;
+        this.tracing = tracing;
         this.upstream = upstream;
         this.bindings = bindings;
         this.webChat = webChat;
@@ -110,6 +120,15 @@ public final class SwitchboardApp {
     }
 
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config) {
+        return start(vertx, config, new Readiness());
+    }
+
+    /**
+     * Starts with a readiness the caller may already have added conditions to (watch mode's first sync):
+     * {@code /readyz} answers 200 once those and the app's own (the store migrated) are met.
+     */
+    public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness) {
+        Readiness.Condition storeMigrated = readiness.pending("store migrated");
         Clock clock = Clock.systemUTC();
         List<String> missing = Exposure.missing(config);
         if (!missing.isEmpty()) {
@@ -152,6 +171,7 @@ public final class SwitchboardApp {
         }).compose(opened -> {
             Database db = opened.database();
             AgentRegistry registry = opened.registry();
+            storeMigrated.met();
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             new JvmMemoryMetrics().bindTo(meters);
             new JvmThreadMetrics().bindTo(meters);
@@ -167,16 +187,17 @@ public final class SwitchboardApp {
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
                     config.bridge().webChat().proxies()).kubemqPlatformCard(config.server().compat() == Compat.KUBEMQ);
-            List<BindingRuntime> bindings = Bindings.of(config, registry);
+            LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
             WebChatPlatform webChat = new WebChatPlatform();
-            SlackPlatform slack = new SlackPlatform(SlackApps.of(config),
-                    bindings.stream().map(BindingRuntime::spec).toList(), clock);
+            SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
+            Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
             BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
-                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
+                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress, upstream);
+                    webChat, slack, egress, readiness, tracing, upstream);
             app.storeLock = opened.lock();
+            config.backends().forEach(b -> app.configuredAgents.add(b.name()));
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
                 registry.onChanged(cards::forget);
@@ -208,7 +229,7 @@ public final class SwitchboardApp {
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         RouterErrors.mount(router);
-        HealthRoutes.mount(router);
+        HealthRoutes.mount(router, readiness);
         MetricsRoutes.mount(router, meters);
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
@@ -218,7 +239,8 @@ public final class SwitchboardApp {
                 cards::invalidate).bareList(kubemq).mount(router);
         cards.mount(router);
         gateway = new GatewayHandler(vertx, upstream, registry,
-                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress);
+                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
+                tracing);
         router.post("/a2a/:agentId").handler(gateway);
         router.get("/a2a/:agentId/stream").handler(gateway::handleStream);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")
@@ -227,13 +249,13 @@ public final class SwitchboardApp {
         router.post("/a2a").handler(GatewayHandler::missingAgentId);
         router.post("/a2a/").handler(GatewayHandler::missingAgentId);
         WebChatRoutes web = new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(),
-                bindings.stream().map(BindingRuntime::spec).toList(),
+                bindings::specs,
                 id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
                 new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(), config.server().insecure()),
                 auth, clock);
         web.mount(router);
         slack.mount(vertx, router);
-        new TriggerRoutes(vertx, TriggerApps.of(config, bindings, bridge, slack, clock)).mount(router);
+        new TriggerRoutes(vertx, TriggerApps.of(config, bindings.specs(), bridge, slack, clock)).mount(router);
         // the page answers any GET the other routes did not take
         web.mountPage(router);
         RouterErrors.mountLast(router);
@@ -263,6 +285,47 @@ public final class SwitchboardApp {
                 AgentOrigin.CONFIG, now, now);
     }
 
+    /**
+     * Puts a new configuration of agents and Bindings in force without a restart (Kubernetes watch mode): agents
+     * added, changed (URL, headers, token: the next call uses them, and their cards are fetched again) and removed
+     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}). The Server, the
+     * SlackApps and the Triggers stay as they were at start. Safe from any thread but the event loop (the registry
+     * writes to the store).
+     */
+    public synchronized void apply(SwitchboardConfig live) {
+        Instant now = Clock.systemUTC().instant();
+        java.util.Set<String> wanted = new java.util.HashSet<>();
+        boolean changed = false;
+        for (AgentBackendSpec b : live.backends()) {
+            wanted.add(b.name());
+            RegisteredAgent next = fromConfig(b, live, now);
+            RegisteredAgent current = registry.find(b.name()).orElse(null);
+            if (current == null || current.origin() != AgentOrigin.CONFIG || !sameAgent(current, next)) {
+                registry.putConfigured(next);
+                cards.forget(b.name());
+                configuredAgents.add(b.name());
+                changed = true;
+            }
+        }
+        for (String id : List.copyOf(configuredAgents)) {
+            if (!wanted.contains(id)) {
+                registry.removeConfigured(id);
+                configuredAgents.remove(id);
+                changed = true;
+            }
+        }
+        bridge.driver().bindingsRemoved(bindings.replace(Bindings.of(live, registry)));
+        if (changed) {
+            cards.invalidate();
+        }
+    }
+
+    /** Same endpoint, headers (credentials included), description, skills and limits: nothing to re-fetch. */
+    private static boolean sameAgent(RegisteredAgent a, RegisteredAgent b) {
+        return a.url().equals(b.url()) && a.headers().equals(b.headers()) && a.description().equals(b.description())
+                && a.skills().equals(b.skills()) && java.util.Objects.equals(a.limits(), b.limits());
+    }
+
     public Vertx vertx() {
         return vertx;
     }
@@ -287,8 +350,18 @@ public final class SwitchboardApp {
         return webChat;
     }
 
+    /** What {@code /readyz} answers from; start-up and shutdown steps add their conditions to it. */
+    public Readiness readiness() {
+        return readiness;
+    }
+
     public SwitchboardServer server() {
         return server;
+    }
+
+    /** The app's tracing ({@link Tracing#on()} false unless the Server resource names an OTLP endpoint). */
+    public Tracing tracing() {
+        return tracing;
     }
 
     public String baseUrl() {
@@ -317,6 +390,7 @@ public final class SwitchboardApp {
             }
             slack.close();
             bridge.close();
+            tracing.close(); // the spans of calls that ended are sent; the bridge's unfinished turns end elsewhere
             return null;
         }).eventually(() -> client.close()).eventually(upstream::close).eventually(() -> {
             meters.close();

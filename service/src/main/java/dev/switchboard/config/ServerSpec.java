@@ -3,6 +3,7 @@ package dev.switchboard.config;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
 import dev.switchboard.registry.RegistrySettings;
+import dev.switchboard.tracing.TracingSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -23,6 +24,7 @@ import java.util.List;
  * @param http bounds on connections
  * @param registry what API-registered agents may be
  * @param storePasswordSecretRef the PostgreSQL password, a key of a Secret; null: the environment's PGPASSWORD, if any
+ * @param tracing where OpenTelemetry spans go ({@code spec.tracing}); off by default
  * @param compat whose names the caller-visible parts use (default {@link Compat#NONE}: Switchboard's)
  */
 public record ServerSpec(
@@ -39,14 +41,28 @@ public record ServerSpec(
         HttpLimits http,
         RegistrySettings registry,
         SecretRef storePasswordSecretRef,
+        TracingSettings tracing,
         Compat compat) {
+
+    public ServerSpec {
+        tracing = tracing == null ? TracingSettings.OFF : tracing;
+        compat = compat == null ? Compat.NONE : compat;
+    }
 
     /** Switchboard's own names (no {@code compat}). */
     public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
             String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
+            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef, TracingSettings tracing) {
+        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
+                registry, storePasswordSecretRef, tracing, Compat.NONE);
+    }
+
+    /** A server that traces nothing. */
+    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
+            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
             HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef) {
         this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
-                registry, storePasswordSecretRef, Compat.NONE);
+                registry, storePasswordSecretRef, TracingSettings.OFF);
     }
 
     /** A server with no store password of its own. */
@@ -69,17 +85,22 @@ public record ServerSpec(
 
     public ServerSpec withListen(String newHost, int newPort) {
         return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
     }
 
     public ServerSpec withStore(String newStore) {
         return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry, storePasswordSecretRef, compat);
+                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
+    }
+
+    public ServerSpec withTracing(TracingSettings newTracing) {
+        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat);
     }
 
     /**
@@ -90,7 +111,7 @@ public record ServerSpec(
         String header = newCompat == Compat.KUBEMQ && callerIdHeader.equals(DEFAULT_CALLER_ID_HEADER)
                 ? Compat.KUBEMQ_CALLER_ID_HEADER : callerIdHeader;
         return new ServerSpec(host, port, store, adminToken, apiKeys, header, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, newCompat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat);
     }
 
     @Override
@@ -100,6 +121,6 @@ public record ServerSpec(
                 + ", adminToken="
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
                 + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
-                + ", compat=" + compat + "]";
+                + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat + "]";
     }
 }

@@ -56,6 +56,7 @@ final class GatewayCall {
     private final GatewayMetrics metrics;
     private final GatewaySettings settings;
     private final long started;
+    private final GatewaySpan span;
 
     private HttpClientRequest upstream;
     private long timeoutTimer = -1;
@@ -71,7 +72,8 @@ final class GatewayCall {
 
     GatewayCall(Vertx vertx, HttpClientAgent client, Egress egress, HttpServerRequest request, RegisteredAgent agent,
             RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
-            Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started) {
+            Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started, GatewaySpan span) {
+        this.span = span;
         this.egress = egress;
         this.bytes = bytes;
         this.vertx = vertx;
@@ -423,6 +425,7 @@ final class GatewayCall {
             // a relayed stream was counted (OK) with its first event; how it ended otherwise is counted too
             metrics.recordEnd(agent.id(), fields.method(), outcome);
         }
+        span.end(agent.id(), fields.method(), outcome, response.getStatusCode());
     }
 
     private void cancelTimeout() {

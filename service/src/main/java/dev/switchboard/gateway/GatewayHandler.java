@@ -6,6 +6,7 @@ import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
+import dev.switchboard.tracing.Tracing;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
@@ -46,9 +47,11 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final GatewaySettings settings;
     private final Egress egress;
     private final RequestBudget budget;
+    private final Tracing tracing;
 
     public GatewayHandler(Vertx vertx, UpstreamClients clients, AgentRegistry registry, HeaderPolicy headerPolicy,
-            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress) {
+            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing) {
+        this.tracing = tracing;
         this.egress = egress;
         this.budget = new RequestBudget(settings.maxRequestBytesInFlight());
         metrics.watchRequestBytes(budget);
@@ -110,16 +113,18 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      */
     private void stream(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
-        String callerId = callerOrRefuse(request);
+        GatewaySpan span = GatewaySpan.start(tracing, request, GatewaySpan.STREAM);
+        String callerId = callerOrRefuse(request, span);
         if (callerId == null) {
             return;
         }
-        RegisteredAgent agent = agentOrRefuse(request, agentId);
+        RegisteredAgent agent = agentOrRefuse(request, agentId, span);
         if (agent == null) {
             return;
         }
         if (declaredLength(request) > 0 || request.getHeader("Transfer-Encoding") != null) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: GET /a2a/" + agent.id() + "/stream takes no body (POST message/stream to send one)",
                     GatewayException.Kind.REQUEST), 200, false);
@@ -129,7 +134,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         ConcurrencyLimiter limiter = registry.limiter(agent.id());
         ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
         if (permit == null) {
-            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight");
+            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
             return;
         }
         String id = "stream-" + UUID.randomUUID();
@@ -139,19 +144,21 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             if (!out.contains("Accept")) {
                 out.set("Accept", "text/event-stream");
             }
+            span.propagate(out);
         };
         new GatewayCall(vertx, clients.current(), egress, request, agent,
                 new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
-                metrics, settings, started).start();
+                metrics, settings, started, span).start();
     }
 
     /** The caller's id, or null when the call was refused as unauthorized (answered here). */
-    private String callerOrRefuse(HttpServerRequest request) {
+    private String callerOrRefuse(HttpServerRequest request, GatewaySpan span) {
         Optional<String> caller = auth.callerId(request);
         if (caller.isPresent()) {
             return caller.get();
         }
         metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
+        span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 401);
         request.response()
                 .setStatusCode(401)
                 .putHeader("WWW-Authenticate", "Bearer")
@@ -163,7 +170,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     }
 
     /** The registered agent, or null when the id is malformed or unknown (answered here). */
-    private RegisteredAgent agentOrRefuse(HttpServerRequest request, String agentId) {
+    private RegisteredAgent agentOrRefuse(HttpServerRequest request, String agentId, GatewaySpan span) {
         // everything that can refuse a call without its body is decided before a byte of it is read:
         // a caller must not make the gateway buffer 10 MiB to learn that the agent is unknown or busy.
         // Registered ids are valid ones: the id's pattern is only checked when no agent has it.
@@ -173,12 +180,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
         if (!AgentIds.isValid(agentId)) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            span.end("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseNamingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
                     GatewayException.Kind.REQUEST), 200, false);
             return null;
         }
         metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
+        span.end("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, 200);
         refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
                 "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
         return null;
@@ -186,16 +195,18 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     private void handle(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
-        String callerId = callerOrRefuse(request);
+        GatewaySpan span = GatewaySpan.start(tracing, request);
+        String callerId = callerOrRefuse(request, span);
         if (callerId == null) {
             return;
         }
-        RegisteredAgent agent = agentOrRefuse(request, agentId);
+        RegisteredAgent agent = agentOrRefuse(request, agentId, span);
         if (agent == null) {
             return;
         }
         if (!isJson(request.getHeader("Content-Type"))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
                     "parse error: Content-Type must be application/json, got "
                             + Optional.ofNullable(request.getHeader("Content-Type")).orElse("none"),
@@ -204,28 +215,28 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
         long declared = declaredLength(request);
         if (declared > settings.maxRequestBytes()) {
-            tooLarge(request, settings.maxRequestBytes());
+            tooLarge(request, settings.maxRequestBytes(), span);
             return;
         }
         metrics.watchInFlight(agent.id());
         ConcurrencyLimiter limiter = registry.limiter(agent.id());
         ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
         if (permit == null) {
-            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight");
+            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
             return;
         }
         RequestBudget.Reservation bytes = budget.open();
         if (declared > 0 && !bytes.grow(declared)) {
             permit.release();
-            busy(request, agent, BUDGET_FULL);
+            busy(request, agent, BUDGET_FULL, span);
             return;
         }
-        readBody(request, agent, declared < 0, permit, bytes,
-                body -> dispatch(request, agent, callerId, body, permit, bytes, started));
+        readBody(request, agent, declared < 0, permit, bytes, span,
+                body -> dispatch(request, agent, callerId, body, permit, bytes, started, span));
     }
 
     private void dispatch(HttpServerRequest request, RegisteredAgent agent, String callerId, Buffer body,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started) {
+            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started, GatewaySpan span) {
         RoutingFields fields;
         try {
             fields = RoutingFields.parse(body);
@@ -233,16 +244,21 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             permit.release();
             bytes.release();
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             respondError(request.response(), e, 200, false);
             return;
         }
         new GatewayCall(vertx, clients.current(), egress, request, agent, fields, body, permit, bytes,
-                out -> headerPolicy.writeTo(out, request.headers(), callerId, agent.headers()),
-                metrics, settings, started).start();
+                out -> {
+                    headerPolicy.writeTo(out, request.headers(), callerId, agent.headers());
+                    span.propagate(out);
+                },
+                metrics, settings, started, span).start();
     }
 
-    private void busy(HttpServerRequest request, RegisteredAgent agent, String message) {
+    private void busy(HttpServerRequest request, RegisteredAgent agent, String message, GatewaySpan span) {
         metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
+        span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
         refuseNamingId(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
                 GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
     }
@@ -317,7 +333,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      * too large, over the budget, the caller gone.
      */
     private void readBody(HttpServerRequest request, RegisteredAgent agent, boolean countChunks,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, Handler<Buffer> then) {
+            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
         long limit = settings.maxRequestBytes();
         BodyCollector body = new BodyCollector(request.getHeader("Content-Length"));
         boolean[] failed = {false};
@@ -332,13 +348,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             }
             if (body.length() + chunk.length() > limit) {
                 release.run();
-                tooLarge(request, limit);
+                tooLarge(request, limit, span);
                 return;
             }
             if (countChunks && !bytes.grow(chunk.length())) {
                 release.run();
                 // part of the body is gone already: no id can be found in the rest, and it is not read
                 metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
+                span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
                 refuseUnread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, BUDGET_FULL,
                         GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
                 return;
@@ -353,13 +370,21 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                 then.handle(body.buffer());
             }
         });
-        request.exceptionHandler(e -> release.run());
-        request.response().closeHandler(v -> release.run());
+        // the caller went away before its body was all read: no metric counts it, but its span ends
+        request.exceptionHandler(e -> {
+            release.run();
+            span.end(agent.id(), null, GatewayMetrics.Outcome.CALLER_DISCONNECTED, request.response().getStatusCode());
+        });
+        request.response().closeHandler(v -> {
+            release.run();
+            span.end(agent.id(), null, GatewayMetrics.Outcome.CALLER_DISCONNECTED, request.response().getStatusCode());
+        });
         request.resume();
     }
 
-    private void tooLarge(HttpServerRequest request, long limit) {
+    private void tooLarge(HttpServerRequest request, long limit, GatewaySpan span) {
         metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+        span.end("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, 413);
         HttpServerResponse response = request.response();
         if (!response.ended()) {
             response.setStatusCode(413).putHeader("Connection", "close");
