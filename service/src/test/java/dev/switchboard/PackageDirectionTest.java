@@ -38,6 +38,8 @@ class PackageDirectionTest {
             // watch mode: reads the cluster's resources into the config model and applies them to a running app
             Map.entry("kubernetes", 7),
             Map.entry("app", 6),
+            // switchboard check: runs an agent through the bridge's client and the engine's rules, row by row
+            Map.entry("check", 5),
             // the configuration file's validated model: it builds each feature's own settings types
             Map.entry("config", 5),
             Map.entry("gateway", 4),

@@ -472,7 +472,7 @@ public final class ConfigLoader {
 
     private static AgentBackendSpec backend(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.AGENT_BACKEND, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.AGENT_BACKEND, node);
         if (!AgentIds.isValid(name)) {
             throw doc.error("metadata.name", "'" + name + "' is not a valid agent id: " + AgentIds.rule());
         }
@@ -521,8 +521,8 @@ public final class ConfigLoader {
     }
 
     /** Unknown fields and values of the wrong type, by the description the CRDs are generated from. */
-    private static void shape(Doc doc, dev.switchboard.config.schema.ResourceKind kind, JsonNode node) {
-        dev.switchboard.config.schema.ShapeCheck.check(kind, node).ifPresent(p -> {
+    private static void shape(Doc doc, dev.switchboard.config.ResourceKind kind, JsonNode node) {
+        dev.switchboard.config.ShapeCheck.check(kind, node).ifPresent(p -> {
             throw doc.error(p.field(), p.problem());
         });
     }
@@ -548,7 +548,7 @@ public final class ConfigLoader {
 
     private static BindingSpec binding(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.BINDING, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.BINDING, node);
         JsonNode spec = doc.requiredObject(node, "spec");
         String backend = doc.requiredText(spec.path("backendRef"), "name", "spec.backendRef.name");
         JsonNode chat = spec.path("chat");
@@ -587,7 +587,7 @@ public final class ConfigLoader {
 
     private static SlackAppSpec slackApp(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.SLACK_APP, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.SLACK_APP, node);
         JsonNode spec = doc.requiredObject(node, "spec");
         String modeText = doc.optionalText(spec, "mode", "events");
         SlackMode mode = switch (modeText) {
@@ -617,7 +617,7 @@ public final class ConfigLoader {
 
     private static TriggerSpec trigger(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.TRIGGER, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.TRIGGER, node);
         if (!name.matches("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")) {
             throw doc.error("metadata.name", "'" + name + "' must be lower-case letters, digits and dashes (it is the "
                     + "last segment of /triggers/<name>)");
