@@ -5,7 +5,7 @@ set -euo pipefail
 
 BENCH="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
-JAR="$ROOT/service/target/switchboard-app.jar"
+JAR="${JAR:-$ROOT/service/target/switchboard-app.jar}"   # JAR=…: another build (e.g. an older commit's)
 
 # ---- knobs (environment overrides) ----
 CONNS="${CONNS:-50}"                 # wrk connections, same for all three targets
@@ -76,7 +76,7 @@ NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
 if [ ! -f "$JAR" ]; then
   log "building $JAR"
-  (cd "$ROOT" && ./mvnw -q -B -Dmaven.test.skip=true install) >&2
+  (cd "$ROOT" && ./mvnw -q -B -pl service -am package -Dmaven.test.skip=true) >&2
 fi
 
 # every process started below inherits this (the gateway holds 2 sockets per relayed stream)

@@ -32,7 +32,8 @@ import java.util.Map;
  */
 public final class Harness implements AutoCloseable {
 
-    public final Vertx vertx = Vertx.vertx();
+    // the transport Switchboard runs on (native epoll where it loads), so the tests exercise it
+    public final Vertx vertx = SwitchboardApp.newVertx();
     private final Path dir;
     private final List<TestAgent> agents = new ArrayList<>();
     private final List<RawAgent> raws = new ArrayList<>();
