@@ -1,6 +1,7 @@
 package dev.switchboard.gateway;
 
 import dev.switchboard.http.WriteQueues;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientBuilder;
@@ -18,23 +19,42 @@ public final class UpstreamClients {
 
     private final Supplier<HttpClientAgent> factory;
     private final ConcurrentHashMap<Thread, HttpClientAgent> byThread = new ConcurrentHashMap<>();
+    /** For a call started off an event loop (none is today): Vert.x's own write queues, any thread may write. */
+    private final Supplier<HttpClientAgent> shared;
+    private volatile HttpClientAgent offLoop;
 
     /** @param builder a client builder with the gateway's options, made anew for each event loop */
     public UpstreamClients(Supplier<HttpClientBuilder> builder) {
         // each client's connections are written to only from its own event loop
         this.factory = () -> builder.get().withConnectHandler(WriteQueues::direct).build();
+        this.shared = () -> builder.get().build();
     }
 
     /** The client of the calling thread (an event loop), made on first use. */
     HttpClientAgent current() {
+        if (!Context.isOnEventLoopThread()) {
+            HttpClientAgent c = offLoop;
+            if (c == null) {
+                synchronized (this) {
+                    if (offLoop == null) {
+                        offLoop = shared.get();
+                    }
+                    c = offLoop;
+                }
+            }
+            return c;
+        }
         Thread t = Thread.currentThread();
         HttpClientAgent c = byThread.get(t);
         return c != null ? c : byThread.computeIfAbsent(t, k -> factory.get());
     }
 
     public Future<Void> close() {
-        List<Future<Void>> closing = byThread.values().stream().map(HttpClientAgent::close).toList();
+        List<Future<Void>> closing = new java.util.ArrayList<>(byThread.values().stream().map(HttpClientAgent::close).toList());
         byThread.clear();
+        if (offLoop != null) {
+            closing.add(offLoop.close());
+        }
         return Future.join(closing).mapEmpty();
     }
 }
