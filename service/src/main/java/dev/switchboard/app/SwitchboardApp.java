@@ -16,6 +16,7 @@ import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
+import dev.switchboard.ops.StandardMetrics;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.EgressPolicy;
@@ -27,8 +28,6 @@ import dev.switchboard.store.SqlRegistrationStore;
 import dev.switchboard.store.StoreLock;
 import dev.switchboard.trigger.TriggerRoutes;
 import dev.switchboard.trigger.Triggers;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -147,8 +146,7 @@ public final class SwitchboardApp {
             AgentRegistry registry = opened.registry();
             storeMigrated.met();
             PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            new JvmMemoryMetrics().bindTo(meters);
-            new JvmThreadMetrics().bindTo(meters);
+            StandardMetrics.register(meters);
             HttpClientAgent client = vertx.httpClientBuilder()
                     .with(new HttpClientOptions()
                             .setKeepAlive(true)
