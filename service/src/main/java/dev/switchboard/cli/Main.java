@@ -16,7 +16,7 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        int code = new CommandLine(new Main()).execute(args);
+        int code = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
         if (code != 0) {
             System.exit(code);
         }

@@ -8,6 +8,7 @@ import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code switchboard serve --config FILE}: runs the service from a configuration file. */
@@ -25,13 +26,17 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Allow listening beyond loopback without API keys, admin token or web-chat identity.")
     boolean insecure;
 
+    @Mixin
+    LogOptions logs = new LogOptions();
+
     @Override
     public Integer call() throws Exception {
+        logs.install();
         SwitchboardConfig cfg;
         try {
             cfg = new ConfigLoader(System.getenv()).load(config);
         } catch (ConfigException e) {
-            System.err.println("switchboard serve: invalid configuration: " + e.getMessage());
+            logs.fatal("switchboard serve: invalid configuration: " + e.getMessage());
             return 2;
         }
         if (port != null) {
@@ -45,7 +50,7 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             app = SwitchboardApp.start(vertx, cfg).await();
         } catch (Exception e) {
-            System.err.println("switchboard serve: could not start: " + e.getMessage());
+            logs.fatal("switchboard serve: could not start: " + e.getMessage());
             vertx.close();
             return 1;
         }
