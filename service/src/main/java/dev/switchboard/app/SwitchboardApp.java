@@ -37,6 +37,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.Router;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -65,6 +66,7 @@ public final class SwitchboardApp {
     private final SlackPlatform slack;
     private final Egress egress;
     private final Readiness readiness;
+    private Duration shutdownGrace = dev.switchboard.config.HttpLimits.DEFAULT_SHUTDOWN_GRACE_PERIOD;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
@@ -169,6 +171,7 @@ public final class SwitchboardApp {
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
                     webChat, slack, egress, readiness);
             app.storeLock = opened.lock();
+            app.shutdownGrace = config.server().http().shutdownGracePeriod();
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
                 registry.onChanged(cards::forget);
@@ -293,6 +296,21 @@ public final class SwitchboardApp {
     /** Invalidates cached cards after agents were added outside the registry API. */
     public void agentsChanged() {
         cards.invalidate();
+    }
+
+    /**
+     * SIGTERM: {@code /readyz} turns 503 at once, new requests are answered 503, the gateway calls and API writes in
+     * flight get up to {@code Server.spec.http.shutdownGracePeriod} to finish; then everything closes, the store last.
+     */
+    public Future<Void> shutdown() {
+        readiness.pending("shutting down");
+        Future<Void> drained = server == null ? Future.succeededFuture() : server.drain(shutdownGrace);
+        return drained.eventually(this::close);
+    }
+
+    /** The longest {@link #shutdown} waits for calls in flight before it closes their connections. */
+    public Duration shutdownGrace() {
+        return shutdownGrace;
     }
 
     public Future<Void> close() {

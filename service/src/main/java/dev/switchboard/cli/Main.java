@@ -17,9 +17,8 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         int code = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
-        if (code != 0) {
-            System.exit(code);
-        }
+        // also 0 after a drained shutdown: a thread a library left behind must not keep the process alive
+        System.exit(code);
     }
 
     @Override
