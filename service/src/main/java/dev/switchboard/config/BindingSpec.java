@@ -20,6 +20,11 @@ public record BindingSpec(
         boolean questionsAllowed,
         Duration questionTimeout) {
 
+    /** spec.questions.allowed when not given. */
+    public static final boolean DEFAULT_QUESTIONS_ALLOWED = true;
+    /** spec.questions.timeout when not given. */
+    public static final Duration DEFAULT_QUESTION_TIMEOUT = Duration.ofHours(1);
+
     /** A web chat binding. */
     public BindingSpec(String name, String backendRef, String platform, List<String> channels, String userId,
             SecretRef tokenSecretRef, boolean questionsAllowed, Duration questionTimeout) {

@@ -316,6 +316,7 @@ public final class ConfigLoader {
 
     private static AgentBackendSpec backend(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
+        shape(doc, dev.switchboard.config.schema.ResourceSchemas.AGENT_BACKEND, node);
         if (!AgentIds.isValid(name)) {
             throw doc.error("metadata.name", "'" + name + "' is not a valid agent id: " + AgentIds.rule());
         }
@@ -363,6 +364,13 @@ public final class ConfigLoader {
                 doc.optionalText(spec, "description", null), Map.copyOf(headers), token, limits, skills(doc, spec.path("skills")));
     }
 
+    /** Unknown fields and values of the wrong type, by the description the CRDs are generated from. */
+    private static void shape(Doc doc, dev.switchboard.config.schema.ResourceKind kind, JsonNode node) {
+        dev.switchboard.config.schema.ShapeCheck.check(kind, node).ifPresent(p -> {
+            throw doc.error(p.field(), p.problem());
+        });
+    }
+
     static List<AgentSkill> skills(Doc doc, JsonNode skills) {
         if (skills.isMissingNode() || skills.isNull()) {
             return List.of();
@@ -384,6 +392,7 @@ public final class ConfigLoader {
 
     private static BindingSpec binding(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
+        shape(doc, dev.switchboard.config.schema.ResourceSchemas.BINDING, node);
         JsonNode spec = doc.requiredObject(node, "spec");
         String backend = doc.requiredText(spec.path("backendRef"), "name", "spec.backendRef.name");
         JsonNode chat = spec.path("chat");
@@ -415,13 +424,14 @@ public final class ConfigLoader {
             throw doc.error("spec.identity", "set exactly one of userId and tokenSecretRef");
         }
         JsonNode q = spec.path("questions");
-        boolean allowed = q.path("allowed").asBoolean(true);
-        Duration timeout = doc.duration(q, "timeout", Duration.ofHours(1));
+        boolean allowed = doc.bool(q, "allowed", "spec.questions.allowed", BindingSpec.DEFAULT_QUESTIONS_ALLOWED);
+        Duration timeout = doc.duration(q, "timeout", BindingSpec.DEFAULT_QUESTION_TIMEOUT);
         return new BindingSpec(name, backend, platform, app, List.copyOf(channels), userId, token, allowed, timeout);
     }
 
     private static SlackAppSpec slackApp(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
+        shape(doc, dev.switchboard.config.schema.ResourceSchemas.SLACK_APP, node);
         JsonNode spec = doc.requiredObject(node, "spec");
         String modeText = doc.optionalText(spec, "mode", "events");
         SlackMode mode = switch (modeText) {
@@ -451,6 +461,7 @@ public final class ConfigLoader {
 
     private static TriggerSpec trigger(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
+        shape(doc, dev.switchboard.config.schema.ResourceSchemas.TRIGGER, node);
         if (!name.matches("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")) {
             throw doc.error("metadata.name", "'" + name + "' must be lower-case letters, digits and dashes (it is the "
                     + "last segment of /triggers/<name>)");

@@ -27,4 +27,23 @@ public final class Durations {
             default -> Duration.ofDays(n);
         };
     }
+
+    /** The shortest form {@link #parse} reads back as the same duration, e.g. 1h for 60 minutes. */
+    public static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        if (s != 0 && s % 86400 == 0) {
+            return s / 86400 + "d";
+        }
+        if (s != 0 && s % 3600 == 0) {
+            return s / 3600 + "h";
+        }
+        if (s != 0 && s % 60 == 0) {
+            return s / 60 + "m";
+        }
+        return s + "s";
+    }
 }

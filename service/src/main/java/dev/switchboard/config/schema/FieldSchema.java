@@ -1,0 +1,96 @@
+package dev.switchboard.config.schema;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One field of a resource's {@code spec} as the configuration loader reads it: the single description from which the
+ * CRDs in {@code deploy/crds/} are generated ({@link CrdGenerator}) and against which the loader checks each document's
+ * shape ({@link ShapeCheck}). Every leaf carries an example: the CRD shows it, and the conformance test loads it.
+ */
+public sealed interface FieldSchema {
+
+    String description();
+
+    /** A string; {@code allowed} non-empty makes it an enum. */
+    record Text(String description, List<String> allowed, String defaultValue, String example) implements FieldSchema {
+        public Text {
+            Objects.requireNonNull(description);
+            allowed = List.copyOf(allowed);
+            Objects.requireNonNull(example);
+        }
+
+        public Text withDefault(String value) {
+            return new Text(description, allowed, value, example);
+        }
+    }
+
+    /** A whole number of at least {@code minimum}; a {@code ${VAR}} that expands to digits counts as one. */
+    record WholeNumber(String description, long minimum, Long defaultValue, long example) implements FieldSchema {
+        public WholeNumber {
+            Objects.requireNonNull(description);
+        }
+    }
+
+    /** true or false ({@code "true"} and {@code "false"} count, for {@code ${VAR}}). */
+    record Flag(String description, Boolean defaultValue, boolean example) implements FieldSchema {
+        public Flag {
+            Objects.requireNonNull(description);
+        }
+    }
+
+    /** A duration as {@link dev.switchboard.config.Durations} reads it: 500ms, 90s, 15m, 1h, 1d, or a number of seconds. */
+    record Span(String description, String defaultValue, String example) implements FieldSchema {
+        /** As the CRD checks it: the loader's own form, for strings (a bare number is seconds). */
+        public static final String PATTERN = "^\\s*\\d+(ms|s|m|h|d)?\\s*$";
+
+        public Span {
+            Objects.requireNonNull(description);
+            Objects.requireNonNull(example);
+        }
+    }
+
+    /** A list of non-empty strings. */
+    record TextList(String description, int minItems, List<String> example) implements FieldSchema {
+        public TextList {
+            Objects.requireNonNull(description);
+            example = List.copyOf(example);
+        }
+    }
+
+    /** A mapping of names to strings (e.g. HTTP headers). */
+    record TextMap(String description, Map<String, String> example) implements FieldSchema {
+        public TextMap {
+            Objects.requireNonNull(description);
+            example = Map.copyOf(example);
+        }
+    }
+
+    /** A list of objects. */
+    record ObjectList(String description, Obj items) implements FieldSchema {
+        public ObjectList {
+            Objects.requireNonNull(description);
+            Objects.requireNonNull(items);
+        }
+    }
+
+    /**
+     * An object with known fields and no others. {@code exactlyOne}: of these fields, exactly one is set.
+     */
+    record Obj(String description, Map<String, FieldSchema> properties, List<String> required, List<String> exactlyOne)
+            implements FieldSchema {
+        public Obj {
+            Objects.requireNonNull(description);
+            properties = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+            required = List.copyOf(required);
+            exactlyOne = List.copyOf(exactlyOne);
+            for (String r : required) {
+                if (!properties.containsKey(r)) {
+                    throw new IllegalArgumentException("required field " + r + " is not a property");
+                }
+            }
+        }
+    }
+}

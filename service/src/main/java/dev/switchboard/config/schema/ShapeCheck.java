@@ -1,0 +1,163 @@
+package dev.switchboard.config.schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.config.Durations;
+import dev.switchboard.config.schema.FieldSchema.Flag;
+import dev.switchboard.config.schema.FieldSchema.Obj;
+import dev.switchboard.config.schema.FieldSchema.ObjectList;
+import dev.switchboard.config.schema.FieldSchema.Span;
+import dev.switchboard.config.schema.FieldSchema.Text;
+import dev.switchboard.config.schema.FieldSchema.TextList;
+import dev.switchboard.config.schema.FieldSchema.TextMap;
+import dev.switchboard.config.schema.FieldSchema.WholeNumber;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Holds a document of a {@link ResourceKind} to its description before the loader reads its values: a field the
+ * description does not list (a typo would otherwise be a silently ignored setting) or a value of the wrong type is
+ * refused, naming the field. Required fields, enums and minimums are the loader's own checks, with messages that
+ * say more; ResourceSchemaConformanceTest holds those to the same description.
+ *
+ * <p>Values written as {@code ${VAR}} arrive as strings, so a string of digits counts as a whole number and
+ * {@code "true"}/{@code "false"} as a flag, as the loader has always read them.
+ */
+public final class ShapeCheck {
+
+    /** The top level of a resource; {@code status} is written by watch mode and not read here. */
+    private static final List<String> TOP = List.of("apiVersion", "kind", "metadata", "spec", "status");
+
+    private ShapeCheck() {}
+
+    /** What is wrong, and where. */
+    public record Problem(String field, String problem) {}
+
+    public static Optional<Problem> check(ResourceKind kind, JsonNode document) {
+        for (Iterator<String> it = document.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!TOP.contains(name)) {
+                return Optional.of(new Problem(name, "unknown field (a resource has " + String.join(", ", TOP) + ")"));
+            }
+        }
+        JsonNode metadata = document.get("metadata");
+        if (metadata != null && !metadata.isNull() && !metadata.isObject()) {
+            return Optional.of(new Problem("metadata", "must be a mapping, got " + shown(metadata)));
+        }
+        JsonNode spec = document.get("spec");
+        if (spec == null || spec.isNull()) {
+            return Optional.empty(); // the loader says which fields are required
+        }
+        return check(kind.spec(), spec, "spec");
+    }
+
+    private static Optional<Problem> check(FieldSchema schema, JsonNode v, String path) {
+        if (v == null || v.isNull()) {
+            return Optional.empty();
+        }
+        if (schema instanceof Text) {
+            return v.isTextual() ? none() : wrong(path, "must be a string", v);
+        }
+        if (schema instanceof WholeNumber) {
+            return v.isIntegralNumber() && v.canConvertToLong() || v.isTextual() && v.asText().matches("-?\\d{1,18}")
+                    ? none() : wrong(path, "must be a whole number", v);
+        }
+        if (schema instanceof Flag) {
+            return v.isBoolean() || v.isTextual() && (v.asText().equals("true") || v.asText().equals("false"))
+                    ? none() : wrong(path, "must be true or false", v);
+        }
+        if (schema instanceof Span) {
+            return span(path, v);
+        }
+        if (schema instanceof TextList) {
+            if (!v.isArray()) {
+                return wrong(path, "must be a list of strings", v);
+            }
+            for (int i = 0; i < v.size(); i++) {
+                if (!v.get(i).isTextual()) {
+                    return wrong(path + "[" + i + "]", "must be a string", v.get(i));
+                }
+            }
+            return none();
+        }
+        if (schema instanceof TextMap) {
+            if (!v.isObject()) {
+                return wrong(path, "must be a mapping of names to strings", v);
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (!e.getValue().isTextual()) {
+                    return wrong(path + "." + e.getKey(), "must be a string", e.getValue());
+                }
+            }
+            return none();
+        }
+        if (schema instanceof ObjectList l) {
+            if (!v.isArray()) {
+                return wrong(path, "must be a list of mappings", v);
+            }
+            for (int i = 0; i < v.size(); i++) {
+                Optional<Problem> p = check(l.items(), v.get(i), path + "[" + i + "]");
+                if (p.isPresent()) {
+                    return p;
+                }
+            }
+            return none();
+        }
+        return object((Obj) schema, v, path);
+    }
+
+    private static Optional<Problem> object(Obj o, JsonNode v, String path) {
+        if (!v.isObject()) {
+            return wrong(path, "must be a mapping", v);
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            FieldSchema field = o.properties().get(e.getKey());
+            String at = path + "." + e.getKey();
+            if (field == null) {
+                return Optional.of(new Problem(at, "unknown field (expected "
+                        + (o.properties().size() == 1 ? "" : "one of ") + String.join(", ", o.properties().keySet()) + ")"));
+            }
+            Optional<Problem> p = check(field, e.getValue(), at);
+            if (p.isPresent()) {
+                return p;
+            }
+        }
+        return none();
+    }
+
+    private static Optional<Problem> span(String path, JsonNode v) {
+        if (!v.isTextual() && !(v.isIntegralNumber() && v.canConvertToLong())) {
+            return wrong(path, "must be a duration (e.g. 500ms, 90s, 15m, 1h, 1d)", v);
+        }
+        try {
+            Durations.parse(v.asText());
+            return none();
+        } catch (IllegalArgumentException e) {
+            return Optional.of(new Problem(path, e.getMessage()));
+        }
+    }
+
+    private static Optional<Problem> none() {
+        return Optional.empty();
+    }
+
+    private static Optional<Problem> wrong(String path, String expected, JsonNode got) {
+        return Optional.of(new Problem(path, expected + ", got " + shown(got)));
+    }
+
+    /** The value's kind for containers, the value itself for scalars (no secret is ever a config value here). */
+    private static String shown(JsonNode v) {
+        if (v.isObject()) {
+            return "a mapping";
+        }
+        if (v.isArray()) {
+            return "a list";
+        }
+        String text = v.asText();
+        String cut = text.length() > 60 ? text.substring(0, 60) + "…" : text;
+        return v.isTextual() ? "'" + cut + "'" : cut;
+    }
+}
