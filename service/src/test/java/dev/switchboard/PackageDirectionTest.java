@@ -53,6 +53,8 @@ class PackageDirectionTest {
             Map.entry("net", 2),
             // the log's format and the ids (MDC) a line is about
             Map.entry("log", 2),
+            // OpenTelemetry's setup (off, or the SDK and its exporter): the gateway's and the bridge's spans use it
+            Map.entry("tracing", 2),
             Map.entry("protocol", 1),
             // the scriptable agents the demo serves in-process; a module of its own, like protocol
             Map.entry("testkit", 1));

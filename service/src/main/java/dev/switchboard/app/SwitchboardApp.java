@@ -28,6 +28,7 @@ import dev.switchboard.store.SqlRegistrationStore;
 import dev.switchboard.store.StoreLock;
 import dev.switchboard.trigger.TriggerRoutes;
 import dev.switchboard.trigger.Triggers;
+import dev.switchboard.tracing.Tracing;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -67,6 +68,8 @@ public final class SwitchboardApp {
     private final Egress egress;
     private final Readiness readiness;
     private Duration shutdownGrace = dev.switchboard.config.HttpLimits.DEFAULT_SHUTDOWN_GRACE_PERIOD;
+    /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
+    private final Tracing tracing;
     private GatewayHandler gateway;
     private SwitchboardServer server;
     private long expiryTimer = -1;
@@ -78,8 +81,9 @@ public final class SwitchboardApp {
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
             List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
-            Readiness readiness) {
+            Readiness readiness, Tracing tracing) {
         this.readiness = readiness;
+        this.tracing = tracing;
         this.bindings = bindings;
         this.webChat = webChat;
         this.slack = slack;
@@ -165,11 +169,12 @@ public final class SwitchboardApp {
             WebChatPlatform webChat = new WebChatPlatform();
             SlackPlatform slack = new SlackPlatform(SlackApps.of(config),
                     bindings.stream().map(BindingRuntime::spec).toList(), clock);
+            Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
             BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
-                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock);
+                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
             slack.attach(bridge.driver(), bridge.store());
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress, readiness);
+                    webChat, slack, egress, readiness, tracing);
             app.storeLock = opened.lock();
             app.shutdownGrace = config.server().http().shutdownGracePeriod();
             if (registry.shared()) {
@@ -212,7 +217,8 @@ public final class SwitchboardApp {
                 cards::invalidate).mount(router);
         cards.mount(router);
         gateway = new GatewayHandler(vertx, client, registry,
-                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress);
+                new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
+                tracing);
         router.post("/a2a/:agentId").handler(gateway);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")
                 .putHeader("Content-Type", "application/json")
@@ -289,6 +295,11 @@ public final class SwitchboardApp {
         return server;
     }
 
+    /** The app's tracing ({@link Tracing#on()} false unless the Server resource names an OTLP endpoint). */
+    public Tracing tracing() {
+        return tracing;
+    }
+
     public String baseUrl() {
         return server.baseUrl();
     }
@@ -330,6 +341,7 @@ public final class SwitchboardApp {
             }
             slack.close();
             bridge.close();
+            tracing.close(); // the spans of calls that ended are sent; the bridge's unfinished turns end elsewhere
             return null;
         }).eventually(() -> client.close()).eventually(() -> {
             meters.close();

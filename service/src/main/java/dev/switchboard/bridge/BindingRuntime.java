@@ -1,5 +1,6 @@
 package dev.switchboard.bridge;
 
+import dev.switchboard.bridge.engine.Contract;
 import dev.switchboard.client.AgentEndpoint;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.AgentCard;
@@ -55,21 +56,20 @@ public final class BindingRuntime {
 
     /** Discovery: on a2a the endpoint is the url as written; on kagent-v1, url + /agents/<namespace>/<name>. */
     public Optional<String> endpointUrl() {
-        return backend().map(b -> Binding.DIALECT_KAGENT.equals(binding.dialect())
-                ? b.url().replaceAll("/+$", "") + "/agents/" + binding.agentRefNamespace() + "/" + binding.agentRefName()
-                : b.url());
+        return backend().map(b -> Contract.endpointUrl(binding.dialect(), b.url(), binding.agentRefNamespace(),
+                binding.agentRefName()));
     }
 
     /** The endpoint to call, in the given version (null before the card says), in a trace of its own. */
     public Optional<AgentEndpoint> endpoint(ProtocolVersion version) {
-        return endpoint(version, null);
+        return endpoint(version, TraceContext.headers(null));
     }
 
     /**
-     * The endpoint to call for a turn: {@code trace} is the turn's ({@link TraceContext}; null: a new trace), so
-     * every call of the turn carries its trace id, each with a span id of its own.
+     * The endpoint to call for one call of a turn: {@code traceHeaders} are the call's W3C trace context
+     * ({@link CallSpan#headers()}), which replace any the backend's static headers name.
      */
-    public Optional<AgentEndpoint> endpoint(ProtocolVersion version, String trace) {
+    public Optional<AgentEndpoint> endpoint(ProtocolVersion version, Map<String, String> traceHeaders) {
         return backend().flatMap(b -> endpointUrl().map(url -> {
             Map<String, String> headers = new LinkedHashMap<>(b.headers());
             // exactly one identity header: a static Authorization or X-User-Id cannot add a second one
@@ -80,7 +80,7 @@ public final class BindingRuntime {
                 headers.put("X-User-Id", binding.userId());
             }
             headers.keySet().removeIf(k -> k.equalsIgnoreCase("traceparent") || k.equalsIgnoreCase("tracestate"));
-            headers.putAll(TraceContext.headers(trace));
+            headers.putAll(traceHeaders);
             return new AgentEndpoint(url, version == null ? ProtocolVersion.V1_0 : version, headers);
         }));
     }

@@ -32,9 +32,10 @@ public final class BridgeService {
         this.store = store;
     }
 
+    /** @param tracing makes the turns' spans when it is on ({@link dev.switchboard.tracing.Tracing#off()}: none) */
     public static BridgeService create(Vertx vertx, DataSource dataSource, ContractDurations contract,
             BridgeLimits limits, List<BindingRuntime> bindings, List<ChatPlatform> platforms, MeterRegistry meters,
-            Clock clock) {
+            Clock clock, dev.switchboard.tracing.Tracing tracing) {
         ChatStore store = new ChatStore(dataSource);
         // several replicas on PostgreSQL (issue 12): each session is driven by the replica holding its lease
         SessionLeases leases = null;
@@ -54,7 +55,7 @@ public final class BridgeService {
         Map<String, BindingRuntime> byName = new LinkedHashMap<>();
         bindings.forEach(b -> byName.put(b.spec().name(), b));
         SessionDriver driver = new SessionDriver(vertx, store, new ChatPlatforms(platforms), client,
-                new Engine(contract, limits.maxAnswerChars()), clock, meters, byName, LANES, limits, leases);
+                new Engine(contract, limits.maxAnswerChars()), clock, meters, byName, LANES, limits, leases, tracing);
         return new BridgeService(driver, client, store);
     }
 

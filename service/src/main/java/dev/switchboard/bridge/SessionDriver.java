@@ -22,6 +22,7 @@ import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.protocol.model.ListTasksParams;
 import dev.switchboard.protocol.model.SendMessageParams;
 import dev.switchboard.protocol.model.StreamEvent;
+import dev.switchboard.tracing.Tracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
@@ -89,15 +90,22 @@ public final class SessionDriver implements AutoCloseable {
     private final SessionLeases leases;
     /** renews the leases and takes over the sessions of dead replicas; null with SQLite */
     private java.util.concurrent.ScheduledExecutorService replicaTimers;
+    /** the turns' spans and the trace context of every call */
+    private final TurnSpans spans;
 
     public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
             Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits) {
-        this(vertx, store, platforms, client, engine, clock, meters, bindings, laneCount, limits, null);
+        this(vertx, store, platforms, client, engine, clock, meters, bindings, laneCount, limits, null, Tracing.off());
     }
 
+    /**
+     * @param leases several replicas on PostgreSQL; null with SQLite
+     * @param tracing makes the turns' spans when it is on ({@link Tracing#off()}: none)
+     */
     public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
             Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits,
-            SessionLeases leases) {
+            SessionLeases leases, Tracing tracing) {
+        this.spans = new TurnSpans(tracing);
         this.vertx = vertx;
         this.leases = leases;
         this.limits = limits;
@@ -131,7 +139,7 @@ public final class SessionDriver implements AutoCloseable {
     public boolean inMemory(String threadId) {
         return sessions.containsKey(threadId) || threads.containsKey(threadId) || streams.containsKey(threadId)
                 || inFlight.containsKey(threadId) || timers.containsKey(threadId) || lastInput.containsKey(threadId)
-                || turnStarts.containsKey(threadId) || unsaved.contains(threadId);
+                || turnStarts.containsKey(threadId) || unsaved.contains(threadId) || spans.holds(threadId);
     }
 
     /** How many threads the driver holds anything of (see {@link #inMemory}). */
@@ -144,6 +152,7 @@ public final class SessionDriver implements AutoCloseable {
         ids.addAll(lastInput.keySet());
         ids.addAll(turnStarts.keySet());
         ids.addAll(unsaved);
+        ids.addAll(spans.threads());
         return ids.size();
     }
 
@@ -168,6 +177,7 @@ public final class SessionDriver implements AutoCloseable {
                     turnStarts.remove(threadId);
                     lastInput.remove(threadId);
                     unsaved.remove(threadId);
+                    spans.forget(threadId);
                     if (leases != null && leases.holds(threadId)) {
                         leases.release(threadId); // whichever replica a message reaches next takes it
                     }
@@ -539,6 +549,7 @@ public final class SessionDriver implements AutoCloseable {
         turnStarts.remove(threadId);
         lastInput.remove(threadId);
         unsaved.remove(threadId);
+        spans.forget(threadId); // the replica that drives the session now ends its turns' spans
     }
 
     /** This replica's leases (several replicas on PostgreSQL); null with SQLite. */
@@ -596,7 +607,7 @@ public final class SessionDriver implements AutoCloseable {
             metrics.turnStarted(thread.binding());
             turnStarts.computeIfAbsent(thread.threadId(), k -> new ConcurrentHashMap<>()).put(messageId, now);
         }
-        observe(thread.threadId(), t, now);
+        observe(thread.threadId(), session, t, now);
         changed.forEach(p -> platforms.show(thread, p));
         run(thread.threadId(), t);
         cancelTimersIfIdle(thread.threadId(), t.session());
@@ -708,7 +719,7 @@ public final class SessionDriver implements AutoCloseable {
                 unsaved.remove(threadId);
             }
             sessions.put(threadId, t.session());
-            observe(threadId, t, now);
+            observe(threadId, session, t, now);
             changed.forEach(p -> platforms.show(thread(threadId), p));
             run(threadId, t);
             cancelTimersIfIdle(threadId, t.session());
@@ -734,14 +745,16 @@ public final class SessionDriver implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("unknown thread " + id)));
     }
 
-    /** What a committed step tells the bridge's meters: turns finished, resends, cancels. */
-    private void observe(String threadId, Transition t, Instant now) {
+    /** What a committed step tells the bridge's meters and traces: turns finished, resends, cancels. */
+    private void observe(String threadId, Session before, Transition t, Instant now) {
         String binding = thread(threadId).binding();
         for (Effect e : t.effects()) {
             if (e instanceof Effect.TurnStateChanged c && FINISHED.containsKey(c.state())) {
                 Map<String, Instant> starts = turnStarts.get(threadId);
                 Instant start = starts == null ? null : starts.remove(c.messageId());
                 metrics.turnFinished(binding, FINISHED.get(c.state()), start == null ? null : Duration.between(start, now));
+                before.turn(c.messageId()).or(() -> t.session().turn(c.messageId()))
+                        .ifPresent(turn -> spans.finished(where(threadId), turn, c.state(), now));
                 if (c.state() != TurnView.COMPLETED) {
                     // a turn that did not complete is what an operator looks for: which binding, agent, thread, turn
                     try (LogContext ids = ids(threadId).and(LogContext.TURN, c.messageId())) {
@@ -788,13 +801,23 @@ public final class SessionDriver implements AutoCloseable {
 
     private void runOne(String threadId, Session session, Effect e) {
         if (e instanceof Effect.FetchCard f) {
-            AgentEndpoint ep = endpoint(threadId, session);
-            if (ep == null) {
+            BindingRuntime binding = bindings.get(thread(threadId).binding());
+            if (binding == null || binding.backend().isEmpty()) {
                 submit(threadId, callFailed(f.gen(), Input.Call.CARD, noBackend(), false));
                 return;
             }
             hold(threadId);
-            bindings.get(thread(threadId).binding()).card(() -> client.fetchCard(ep)).onComplete(ar -> {
+            // a span only for a fetch that is made: the Binding's threads share one card
+            binding.card(() -> {
+                CallSpan span = spans.call(where(threadId), session.active().orElse(null), Input.Call.CARD,
+                        session.agentVersion());
+                AgentEndpoint ep = endpoint(threadId, session, span);
+                if (ep == null) {
+                    span.end(noBackend());
+                    return Future.failedFuture(new CallException(noBackend()));
+                }
+                return client.fetchCard(ep).onComplete(ar -> span.end(ar.succeeded() ? null : failureOf(ar.cause())));
+            }).onComplete(ar -> {
                 release(threadId);
                 CallFailure failure = ar.succeeded() ? null : failureOf(ar.cause());
                 callResult(threadId, Input.Call.CARD, failure, failure == null
@@ -802,11 +825,11 @@ public final class SessionDriver implements AutoCloseable {
                         : callFailed(f.gen(), Input.Call.CARD, failure, false));
             });
         } else if (e instanceof Effect.SendStream s) {
-            stream(threadId, s.gen(), Input.Call.SEND, listener -> client.sendStreaming(endpoint(threadId, session),
+            stream(threadId, s.gen(), Input.Call.SEND, (ep, listener) -> client.sendStreaming(ep,
                     SendMessageParams.of(s.message()), listener), session);
         } else if (e instanceof Effect.Subscribe s) {
             stream(threadId, s.gen(), Input.Call.SUBSCRIBE,
-                    listener -> client.subscribe(endpoint(threadId, session), s.taskId(), listener), session);
+                    (ep, listener) -> client.subscribe(ep, s.taskId(), listener), session);
         } else if (e instanceof Effect.GetTask g) {
             call(threadId, g.gen(), Input.Call.GET_TASK, session,
                     ep -> client.getTask(ep, g.taskId(), null).map(task -> new Input.TaskRead(g.gen(), task)));
@@ -846,7 +869,7 @@ public final class SessionDriver implements AutoCloseable {
     }
 
     private interface StreamStarter {
-        StreamHandle start(StreamListener listener);
+        StreamHandle start(AgentEndpoint endpoint, StreamListener listener);
     }
 
     private void stream(String threadId, long gen, Input.Call call, StreamStarter starter, Session session) {
@@ -854,11 +877,14 @@ public final class SessionDriver implements AutoCloseable {
         if (previous != null) {
             previous.close();
         }
-        if (endpoint(threadId, session) == null) {
+        CallSpan span = spans.call(where(threadId), session.active().orElse(null), call, session.agentVersion());
+        AgentEndpoint ep = endpoint(threadId, session, span);
+        if (ep == null) {
+            span.end(noBackend());
             submit(threadId, callFailed(gen, call, noBackend(), false));
             return;
         }
-        OpenStream open = new OpenStream();
+        OpenStream open = new OpenStream(span);
         streams.put(threadId, open);
         StreamListener listener = new StreamListener() {
             @Override
@@ -868,12 +894,14 @@ public final class SessionDriver implements AutoCloseable {
 
             @Override
             public void onEnd() {
+                span.end(null);
                 streams.remove(threadId, open);
                 callResult(threadId, call, null, new Input.StreamEnded(gen));
             }
 
             @Override
             public void onFailure(CallFailure failure, boolean afterEvents) {
+                span.end(failure);
                 streams.remove(threadId, open);
                 callResult(threadId, call, failure, callFailed(gen, call, failure, afterEvents));
             }
@@ -881,8 +909,9 @@ public final class SessionDriver implements AutoCloseable {
         // the client must be driven from a Vert.x context; its callbacks then stay on it
         vertx.runOnContext(v -> {
             try {
-                open.started(starter.start(listener));
+                open.started(starter.start(ep, listener));
             } catch (RuntimeException e) {
+                span.end(failureOf(e));
                 streams.remove(threadId, open);
                 submit(threadId, callFailed(gen, call, failureOf(e), false));
             }
@@ -894,8 +923,13 @@ public final class SessionDriver implements AutoCloseable {
      * {@code streams}, its session stays in memory. A close before the call started cuts it as it starts.
      */
     private static final class OpenStream implements StreamHandle {
+        private final CallSpan span;
         private StreamHandle call;
         private boolean closed;
+
+        OpenStream(CallSpan span) {
+            this.span = span;
+        }
 
         synchronized void started(StreamHandle handle) {
             call = handle;
@@ -907,6 +941,7 @@ public final class SessionDriver implements AutoCloseable {
         @Override
         public synchronized void close() {
             closed = true;
+            span.closed();
             if (call != null) {
                 call.close();
             }
@@ -915,8 +950,10 @@ public final class SessionDriver implements AutoCloseable {
 
     private void call(String threadId, long gen, Input.Call call, Session session,
             java.util.function.Function<AgentEndpoint, Future<? extends Input>> invoke) {
-        AgentEndpoint ep = endpoint(threadId, session);
+        CallSpan span = spans.call(where(threadId), session.active().orElse(null), call, session.agentVersion());
+        AgentEndpoint ep = endpoint(threadId, session, span);
         if (ep == null) {
+            span.end(noBackend());
             submit(threadId, callFailed(gen, call, noBackend(), false));
             return;
         }
@@ -924,24 +961,24 @@ public final class SessionDriver implements AutoCloseable {
         vertx.runOnContext(v -> invoke.apply(ep).onComplete(ar -> {
             release(threadId);
             CallFailure failure = ar.succeeded() ? null : failureOf(ar.cause());
+            span.end(failure);
             callResult(threadId, call, failure, failure == null ? ar.result() : callFailed(gen, call, failure, false));
         }));
     }
 
-    private AgentEndpoint endpoint(String threadId, Session session) {
+    /** The endpoint for one call, carrying the call's trace context (every call is made for the active turn). */
+    private AgentEndpoint endpoint(String threadId, Session session, CallSpan span) {
         BindingRuntime binding = bindings.get(thread(threadId).binding());
-        AgentEndpoint ep = binding == null ? null : binding.endpoint(session.agentVersion(), trace(session)).orElse(null);
+        AgentEndpoint ep = binding == null ? null : binding.endpoint(session.agentVersion(), span.headers()).orElse(null);
         // kagent-v1 asks for kagent's human-in-the-loop extension on every call when the card lists it
         return ep != null && session.hitl() ? ep.withHeader(Hitl.HEADER, Hitl.URI) : ep;
     }
 
-    /** The trace of the turn the session is working on: every call is made for it. */
-    private static String trace(Session session) {
-        Turn turn = session.active().orElse(null);
-        if (turn == null) {
-            return null;
-        }
-        return turn.trace() != null ? turn.trace() : TraceContext.derived(turn.messageId());
+    /** What the spans of a thread's turns name: the thread, its Binding, the Binding's backend. */
+    private TurnSpans.Where where(String threadId) {
+        String binding = thread(threadId).binding();
+        BindingRuntime runtime = bindings.get(binding);
+        return new TurnSpans.Where(threadId, binding, runtime == null ? "unknown" : runtime.spec().backendRef());
     }
 
     /** The engine has its own failure type: the client's is mapped here, at the boundary. */

@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
  * fresh span id. A chat message that came with a valid {@code traceparent} continues that trace (its sampled flag
  * kept) and passes its {@code tracestate} on unchanged.
  *
- * <p>The turn keeps it as one opaque string, {@code <trace-id>-<flags>}, then a newline and the tracestate when
- * there is one (a header value holds no newline).
+ * <p>The turn keeps it as one opaque string, {@code <trace-id>-<flags>}, or {@code <trace-id>-<flags>-<parent-id>}
+ * when the message came with a traceparent (the caller's span, which a turn's span is a child of when tracing is on),
+ * then a newline and the tracestate when there is one (a header value holds no newline).
  */
 public final class TraceContext {
 
@@ -33,7 +34,7 @@ public final class TraceContext {
         var m = traceparent == null ? null : TRACEPARENT.matcher(traceparent.strip());
         if (m != null && m.matches() && !"ff".equals(m.group(1)) && (m.group(5) == null || !"00".equals(m.group(1)))
                 && !ZERO_TRACE.equals(m.group(2)) && !ZERO_SPAN.equals(m.group(3))) {
-            String kept = m.group(2) + "-" + m.group(4);
+            String kept = m.group(2) + "-" + m.group(4) + "-" + m.group(3);
             return tracestate == null || tracestate.isBlank() || tracestate.contains("\n") ? kept : kept + "\n" + tracestate;
         }
         return hex(16) + "-01";
@@ -49,18 +50,56 @@ public final class TraceContext {
         }
     }
 
-    /** The headers of one call of the turn: its trace id, a fresh span id, and its tracestate unchanged. */
+    /**
+     * The headers of one call of the turn when tracing is off: its trace id, a fresh span id, and its tracestate
+     * unchanged.
+     */
     static Map<String, String> headers(String trace) {
-        String stored = trace == null ? of(null, null) : trace;
-        int nl = stored.indexOf('\n');
-        String idAndFlags = nl < 0 ? stored : stored.substring(0, nl);
-        int dash = idAndFlags.indexOf('-');
+        Parsed p = parse(trace == null ? of(null, null) : trace);
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put("traceparent", "00-" + idAndFlags.substring(0, dash) + "-" + hex(8) + idAndFlags.substring(dash));
-        if (nl >= 0) {
-            headers.put("tracestate", stored.substring(nl + 1));
+        headers.put("traceparent", "00-" + p.traceId() + "-" + hex(8) + "-" + p.flags());
+        if (p.tracestate() != null) {
+            headers.put("tracestate", p.tracestate());
         }
         return headers;
+    }
+
+    /**
+     * A stored trace read back.
+     *
+     * @param parentSpanId the span of whoever sent the message, null when none came (or it was stored without it)
+     * @param tracestate null when none
+     */
+    record Parsed(String traceId, String flags, String parentSpanId, String tracestate) {
+
+        /** The caller's traceparent, when there is a caller's span to continue. */
+        String parentTraceparent() {
+            return parentSpanId == null ? null : "00-" + traceId + "-" + parentSpanId + "-" + flags;
+        }
+    }
+
+    static Parsed parse(String stored) {
+        int nl = stored.indexOf('\n');
+        String[] ids = (nl < 0 ? stored : stored.substring(0, nl)).split("-");
+        return new Parsed(ids[0], ids[1], ids.length > 2 ? ids[2] : null, nl < 0 ? null : stored.substring(nl + 1));
+    }
+
+    /**
+     * The span id of a turn's own span (when tracing is on): derived from its trace and message, so every process
+     * that works on the turn, before and after a restart, names the same span.
+     */
+    static String turnSpanId(String traceId, String threadId, String messageId) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            byte[] d = sha.digest(("turn\n" + traceId + "\n" + threadId + "\n" + messageId).getBytes(StandardCharsets.UTF_8));
+            byte[] id = java.util.Arrays.copyOf(d, 8);
+            if (isZero(id)) {
+                id[7] = 1; // an all-zero span id is invalid
+            }
+            return HexFormat.of().formatHex(id);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static String hex(int bytes) {

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "A2A gateway and chat bridge.",
-        subcommands = {ServeCommand.class, DemoCommand.class})
+        subcommands = {ServeCommand.class, DemoCommand.class, CheckCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -14,6 +14,7 @@ import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.RegistrySettings;
+import dev.switchboard.tracing.TracingSettings;
 import dev.switchboard.trigger.TriggerFormat;
 import dev.switchboard.trigger.TriggerSettings;
 import java.io.IOException;
@@ -226,7 +227,52 @@ public final class ConfigLoader {
         RegistrySettings registry = new RegistrySettings(allowedHosts, (int) Math.min(Integer.MAX_VALUE,
                 doc.positiveLong(r, "maxRegistrations", "spec.registry.maxRegistrations", rd.maxRegistrations())));
         return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway, insecure,
-                publicUrl, http, registry, storePassword);
+                publicUrl, http, registry, storePassword, tracing(doc, spec.path("tracing")));
+    }
+
+    /** spec.tracing: off unless otlpEndpoint is set. */
+    private static TracingSettings tracing(Doc doc, JsonNode t) {
+        if (t.isMissingNode() || t.isNull()) {
+            return TracingSettings.OFF;
+        }
+        if (!t.isObject()) {
+            throw doc.error("spec.tracing", "must be a mapping, e.g. {otlpEndpoint: http://otel-collector:4318}");
+        }
+        for (java.util.Iterator<String> it = t.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!Set.of("otlpEndpoint", "serviceName", "samplingRatio").contains(f)) {
+                throw doc.error("spec.tracing." + f, "unknown field (expected otlpEndpoint, serviceName, samplingRatio)");
+            }
+        }
+        String endpoint = null;
+        String field = "spec.tracing.otlpEndpoint";
+        try {
+            JsonNode e = t.get("otlpEndpoint");
+            if (e != null && !e.isNull()) {
+                if (!e.isTextual()) {
+                    throw new IllegalArgumentException("must be a URL, e.g. http://otel-collector:4318");
+                }
+                endpoint = e.asText().isBlank() ? null : TracingSettings.endpoint(e.asText());
+            }
+            field = "spec.tracing.serviceName";
+            JsonNode n = t.get("serviceName");
+            if (n != null && !n.isNull() && !n.isTextual()) {
+                throw new IllegalArgumentException("must be a string");
+            }
+            String name = n == null || n.isNull() ? null : TracingSettings.serviceName(n.asText());
+            field = "spec.tracing.samplingRatio";
+            JsonNode r = t.get("samplingRatio");
+            double ratio = 1.0;
+            if (r != null && !r.isNull()) {
+                if (!r.isNumber() && !(r.isTextual() && r.asText().strip().matches("\\d+(\\.\\d*)?|\\.\\d+"))) {
+                    throw new IllegalArgumentException("must be a number from 0 to 1, got '" + r.asText() + "'");
+                }
+                ratio = TracingSettings.samplingRatio(r.isNumber() ? r.asDouble() : Double.parseDouble(r.asText().strip()));
+            }
+            return new TracingSettings(endpoint, name, ratio);
+        } catch (IllegalArgumentException e) {
+            throw doc.error(field, e.getMessage());
+        }
     }
 
     /** scheme://host[:port] with no path, query, fragment or userinfo; a trailing slash is dropped. */

@@ -3,6 +3,7 @@ package dev.switchboard.config;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.GatewaySettings;
 import dev.switchboard.registry.RegistrySettings;
+import dev.switchboard.tracing.TracingSettings;
 import java.time.Duration;
 import java.util.List;
 
@@ -23,6 +24,7 @@ import java.util.List;
  * @param http bounds on connections
  * @param registry what API-registered agents may be
  * @param storePasswordSecretRef the PostgreSQL password, a key of a Secret; null: the environment's PGPASSWORD, if any
+ * @param tracing where OpenTelemetry spans go ({@code spec.tracing}); off by default
  */
 public record ServerSpec(
         String host,
@@ -37,7 +39,20 @@ public record ServerSpec(
         String publicUrl,
         HttpLimits http,
         RegistrySettings registry,
-        SecretRef storePasswordSecretRef) {
+        SecretRef storePasswordSecretRef,
+        TracingSettings tracing) {
+
+    public ServerSpec {
+        tracing = tracing == null ? TracingSettings.OFF : tracing;
+    }
+
+    /** A server that traces nothing. */
+    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
+            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
+            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef) {
+        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
+                registry, storePasswordSecretRef, TracingSettings.OFF);
+    }
 
     /** A server with no store password of its own. */
     public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
@@ -59,17 +74,22 @@ public record ServerSpec(
 
     public ServerSpec withListen(String newHost, int newPort) {
         return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing);
     }
 
     public ServerSpec withStore(String newStore) {
         return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing);
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry, storePasswordSecretRef);
+                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing);
+    }
+
+    public ServerSpec withTracing(TracingSettings newTracing) {
+        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing);
     }
 
     @Override
@@ -78,6 +98,7 @@ public record ServerSpec(
                 + ", storePassword=" + (storePasswordSecretRef == null ? "none" : "secret " + storePasswordSecretRef.name())
                 + ", adminToken="
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
-                + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl + "]";
+                + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
+                + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + "]";
     }
 }

@@ -51,6 +51,7 @@ final class GatewayCall {
     private final GatewayMetrics metrics;
     private final GatewaySettings settings;
     private final long started;
+    private final GatewaySpan span;
 
     private HttpClientRequest upstream;
     private long timeoutTimer = -1;
@@ -66,7 +67,8 @@ final class GatewayCall {
 
     GatewayCall(Vertx vertx, HttpClientAgent client, Egress egress, HttpServerRequest request, RegisteredAgent agent,
             RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
-            MultiMap outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started) {
+            MultiMap outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started, GatewaySpan span) {
+        this.span = span;
         this.egress = egress;
         this.bytes = bytes;
         this.vertx = vertx;
@@ -400,6 +402,7 @@ final class GatewayCall {
             // a relayed stream's OK was recorded with its first event
             metrics.record(agent.id(), fields.method(), outcome, streamHeadersSent ? -1 : System.nanoTime() - started);
         }
+        span.end(agent.id(), fields.method(), outcome, response.getStatusCode());
     }
 
     private void cancelTimeout() {

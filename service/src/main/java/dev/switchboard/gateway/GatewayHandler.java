@@ -6,7 +6,9 @@ import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
+import dev.switchboard.tracing.Tracing;
 import io.vertx.core.Handler;
+import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
@@ -40,9 +42,11 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final GatewaySettings settings;
     private final Egress egress;
     private final RequestBudget budget;
+    private final Tracing tracing;
 
     public GatewayHandler(Vertx vertx, HttpClientAgent client, AgentRegistry registry, HeaderPolicy headerPolicy,
-            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress) {
+            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing) {
+        this.tracing = tracing;
         this.egress = egress;
         this.budget = new RequestBudget(settings.maxRequestBytesInFlight());
         metrics.watchRequestBytes(budget);
@@ -79,9 +83,11 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     private void handle(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
+        GatewaySpan span = GatewaySpan.start(tracing, request);
         Optional<String> caller = auth.callerId(request);
         if (caller.isEmpty()) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
+            span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 401);
             request.response()
                     .setStatusCode(401)
                     .putHeader("WWW-Authenticate", "Bearer")
@@ -95,6 +101,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         // a caller must not make the gateway buffer 10 MiB to learn that the agent is unknown or busy
         if (!AgentIds.isValid(agentId)) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            span.end("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseNamingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
                     GatewayException.Kind.REQUEST), 200, false);
@@ -103,12 +110,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         RegisteredAgent agent = registry.find(agentId).orElse(null);
         if (agent == null) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
+            span.end("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, 200);
             refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
                     "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
             return;
         }
         if (!isJson(request.getHeader("Content-Type"))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
                     "parse error: Content-Type must be application/json, got "
                             + Optional.ofNullable(request.getHeader("Content-Type")).orElse("none"),
@@ -117,28 +126,28 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
         long declared = declaredLength(request);
         if (declared > settings.maxRequestBytes()) {
-            tooLarge(request, settings.maxRequestBytes());
+            tooLarge(request, settings.maxRequestBytes(), span);
             return;
         }
         metrics.watchInFlight(agent.id());
         ConcurrencyLimiter limiter = registry.limiter(agent.id());
         ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
         if (permit == null) {
-            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight");
+            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
             return;
         }
         RequestBudget.Reservation bytes = budget.open();
         if (declared > 0 && !bytes.grow(declared)) {
             permit.release();
-            busy(request, agent, BUDGET_FULL);
+            busy(request, agent, BUDGET_FULL, span);
             return;
         }
-        readBody(request, agent, declared < 0, permit, bytes,
-                body -> dispatch(request, agent, caller.get(), body, permit, bytes, started));
+        readBody(request, agent, declared < 0, permit, bytes, span,
+                body -> dispatch(request, agent, caller.get(), body, permit, bytes, started, span));
     }
 
     private void dispatch(HttpServerRequest request, RegisteredAgent agent, String callerId, Buffer body,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started) {
+            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started, GatewaySpan span) {
         RoutingFields fields;
         try {
             fields = RoutingFields.parse(body.getBytes());
@@ -146,16 +155,19 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             permit.release();
             bytes.release();
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+            span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             respondError(request.response(), e, 200, false);
             return;
         }
-        new GatewayCall(vertx, client, egress, request, agent, fields, body, permit, bytes,
-                headerPolicy.outbound(request.headers(), callerId, agent.headers()),
-                metrics, settings, started).start();
+        MultiMap outbound = headerPolicy.outbound(request.headers(), callerId, agent.headers());
+        span.propagate(outbound);
+        new GatewayCall(vertx, client, egress, request, agent, fields, body, permit, bytes, outbound,
+                metrics, settings, started, span).start();
     }
 
-    private void busy(HttpServerRequest request, RegisteredAgent agent, String message) {
+    private void busy(HttpServerRequest request, RegisteredAgent agent, String message, GatewaySpan span) {
         metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
+        span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
         refuseNamingId(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
                 GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
     }
@@ -230,7 +242,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      * too large, over the budget, the caller gone.
      */
     private void readBody(HttpServerRequest request, RegisteredAgent agent, boolean countChunks,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, Handler<Buffer> then) {
+            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
         long limit = settings.maxRequestBytes();
         Buffer body = Buffer.buffer();
         boolean[] failed = {false};
@@ -245,13 +257,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             }
             if (body.length() + chunk.length() > limit) {
                 release.run();
-                tooLarge(request, limit);
+                tooLarge(request, limit, span);
                 return;
             }
             if (countChunks && !bytes.grow(chunk.length())) {
                 release.run();
                 // part of the body is gone already: no id can be found in the rest, and it is not read
                 metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
+                span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
                 refuseUnread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, BUDGET_FULL,
                         GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
                 return;
@@ -266,13 +279,21 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                 then.handle(body);
             }
         });
-        request.exceptionHandler(e -> release.run());
-        request.response().closeHandler(v -> release.run());
+        // the caller went away before its body was all read: no metric counts it, but its span ends
+        request.exceptionHandler(e -> {
+            release.run();
+            span.end(agent.id(), null, GatewayMetrics.Outcome.CALLER_DISCONNECTED, request.response().getStatusCode());
+        });
+        request.response().closeHandler(v -> {
+            release.run();
+            span.end(agent.id(), null, GatewayMetrics.Outcome.CALLER_DISCONNECTED, request.response().getStatusCode());
+        });
         request.resume();
     }
 
-    private void tooLarge(HttpServerRequest request, long limit) {
+    private void tooLarge(HttpServerRequest request, long limit, GatewaySpan span) {
         metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
+        span.end("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, 413);
         HttpServerResponse response = request.response();
         if (!response.ended()) {
             response.setStatusCode(413).putHeader("Connection", "close");

@@ -106,7 +106,10 @@ public final class TriggerRoutes {
             JsonHttp.error(ctx.response(), 400, e.getMessage(), e.field());
             return;
         }
-        JsonHttp.blocking(vertx, () -> triggers.deliver(t, n), accepted -> {
+        // a sender that traces (a webhook relay, a script) gets the turn in its own trace
+        String traceparent = ctx.request().getHeader("traceparent");
+        String tracestate = ctx.request().getHeader("tracestate");
+        JsonHttp.blocking(vertx, () -> triggers.deliver(t, n, traceparent, tracestate), accepted -> {
             ObjectNode out = JSON.createObjectNode();
             out.put("threadId", accepted.threadId());
             out.put("messageId", accepted.messageId());

@@ -102,9 +102,10 @@ public final class Triggers {
 
     /**
      * Writes the notification's turn into its group's thread (opening the thread first if the group is new) and
-     * returns once the bridge has accepted it. Blocks: runs on a worker thread.
+     * returns once the bridge has accepted it; the turn continues the sender's W3C trace context when it sent one
+     * (null: none). Blocks: runs on a worker thread.
      */
-    Accepted deliver(Trigger t, Notification n) throws Exception {
+    Accepted deliver(Trigger t, Notification n, String traceparent, String tracestate) throws Exception {
         String name = t.settings().name();
         String messageId = messageId(name, n);
         synchronized (locks.computeIfAbsent(name, k -> new Object())) {
@@ -119,7 +120,7 @@ public final class Triggers {
                 thread = open(t, groupHash, n.title());
                 store.record(name, groupHash, thread.threadId(), clock.instant());
             }
-            Post accepted = await(driver.accept(thread, messageId, n.text(), null));
+            Post accepted = await(driver.accept(thread, messageId, n.text(), null, traceparent, tracestate));
             return new Accepted(thread.threadId(), accepted.id(), false);
         }
     }

@@ -379,6 +379,21 @@ public sealed interface Behavior {
         }
     }
 
+    /**
+     * Runs {@code then}, and in the same context starts a second task that keeps working (a background job the agent
+     * left behind) until it is cancelled or an hour has passed: two tasks of one context run at once.
+     */
+    record Linger(TaskBehavior then) implements Behavior {
+        public Linger {
+            require(then != null, "/linger needs a task behaviour to run");
+        }
+
+        @Override
+        public String directive() {
+            return "/linger " + then.directive();
+        }
+    }
+
     /** Runs {@code then}, but its stream events name the task without its contextId. */
     record NoContext(TaskBehavior then) implements Behavior {
         public NoContext {
@@ -701,6 +716,7 @@ public sealed interface Behavior {
                 yield new Mute(integer(args[0], name), task(args.length > 1 ? parse(args[1]) : new Echo(), name));
             }
             case "/fulltask" -> new FullTask(task(rest.isEmpty() ? new Echo() : parse(rest), name));
+            case "/linger" -> new Linger(task(rest.isEmpty() ? new Echo() : parse(rest), name));
             case "/approve" -> {
                 String[] args = rest.split("\\s+", 2);
                 yield new Approve(rest.isEmpty() ? Approve.DEFAULT_TOOL : args[0], args.length > 1 ? jsonObject(args[1], name) : null);

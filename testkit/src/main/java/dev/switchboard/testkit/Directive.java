@@ -19,7 +19,7 @@ public record Directive(Behavior behavior, String text) {
 
     private static final Set<String> NAMES = Set.of("/echo", "/stream", "/slow", "/ask", "/empty", "/fail", "/reject",
             "/newcontext", "/error", "/message", "/http", "/silence", "/drop", "/hold", "/heartbeat", "/auth", "/askdata", "/busy",
-            "/first", "/orphan", "/retryafter", "/redirect", "/noids", "/nocontext", "/end", "/mute", "/fulltask", "/vanish", "/chaos",
+            "/first", "/orphan", "/retryafter", "/redirect", "/noids", "/nocontext", "/end", "/mute", "/fulltask", "/linger", "/vanish", "/chaos",
             "/approve", "/approvemany", "/approvenested", "/askuser", "/steps", "/kfail");
 
     /**

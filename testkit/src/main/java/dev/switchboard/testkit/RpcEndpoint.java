@@ -35,6 +35,9 @@ import java.util.stream.Collectors;
 /** The agent's JSON-RPC endpoint: reads a call, tells its version, and answers it in that version. */
 final class RpcEndpoint implements Handler<RoutingContext> {
 
+    /** How long a task left behind by /linger keeps working. */
+    private static final long LINGER_MS = 3_600_000;
+
     private static final String VERSION_HEADER = "A2A-Version";
 
     private final TestAgentOptions options;
@@ -203,6 +206,8 @@ final class RpcEndpoint implements Handler<RoutingContext> {
                     Run.shaped(new EventStream.Shape(-1, -1, mute.afterEvents(), false, false, false)));
         } else if (behavior instanceof Behavior.FullTask full) {
             runTask(call, send, full.then(), text, streaming, Run.shaped(new EventStream.Shape(-1, -1, -1, false, false, true)));
+        } else if (behavior instanceof Behavior.Linger linger) {
+            runTask(call, send, linger.then(), text, streaming, new Run(EventStream.Shape.NORMAL, 0, false, true));
         } else if (behavior instanceof Behavior.Vanish vanish) {
             runTask(call, send, new Behavior.Echo(), text, streaming,
                     new Run(EventStream.Shape.dropAfter(vanish.afterEvents()), 0, true));
@@ -248,7 +253,11 @@ final class RpcEndpoint implements Handler<RoutingContext> {
      * @param answerStatus when positive, the call is answered with this HTTP status and no event while the task runs
      * @param forgetWhenCut forget the task when its stream ends or is cut (the agent "restarted")
      */
-    private record Run(EventStream.Shape shape, int answerStatus, boolean forgetWhenCut) {
+    private record Run(EventStream.Shape shape, int answerStatus, boolean forgetWhenCut, boolean linger) {
+        Run(EventStream.Shape shape, int answerStatus, boolean forgetWhenCut) {
+            this(shape, answerStatus, forgetWhenCut, false);
+        }
+
         static Run shaped(EventStream.Shape shape) {
             return new Run(shape, 0, false);
         }
@@ -300,6 +309,12 @@ final class RpcEndpoint implements Handler<RoutingContext> {
             awaitSettled(call, task, historyLength);
         }
         player.play(task, script);
+        if (run.linger()) {
+            // a second task of the same context, still working when the first has ended
+            AgentTask lingering = store.create(task.contextId());
+            lingering.addUserMessage(Message.userText("linger-" + UUID.randomUUID(), text, task.contextId(), null, null));
+            player.play(lingering, new Behavior.Slow(LINGER_MS).script(text));
+        }
     }
 
     /**

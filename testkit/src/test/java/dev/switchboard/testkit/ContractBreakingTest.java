@@ -172,6 +172,33 @@ class ContractBreakingTest extends AgentTestSupport {
     }
 
     @Test
+    void lingerLeavesASecondTaskOfTheContextWorkingUntilItIsCancelled() {
+        WireClient client = client(ProtocolVersion.V1_0);
+        ObjectNode message = client.message("/linger\nand one more");
+        message.put("contextId", "ctx-linger-" + UUID.randomUUID());
+
+        List<JsonNode> events = client.streamResults(A2aMethod.SEND_STREAMING_MESSAGE, WireClient.params(message));
+        String turnTask = client.unwrap(events.get(0)).path("id").asText();
+        awaitState(client, turnTask, TaskState.COMPLETED);
+
+        ObjectNode list = WireClient.JSON.createObjectNode().put("contextId", message.path("contextId").asText());
+        JsonNode tasks = client.call("ListTasks", list).path("result").path("tasks");
+        assertThat(tasks).hasSize(2);
+        JsonNode lingering = null;
+        for (JsonNode t : tasks) {
+            if (!t.path("id").asText().equals(turnTask)) {
+                lingering = t;
+            }
+        }
+        assertThat(lingering).isNotNull();
+        assertThat(WireClient.state(lingering)).isEqualTo(TaskState.WORKING);
+        ObjectNode cancel = WireClient.JSON.createObjectNode().put("id", lingering.path("id").asText());
+        assertThat(client.call(A2aMethod.CANCEL_TASK, cancel).path("result").path("id").asText())
+                .isEqualTo(lingering.path("id").asText());
+        awaitState(client, lingering.path("id").asText(), TaskState.CANCELED);
+    }
+
+    @Test
     void retryAfterAddsTheHeaderToWhateverTheRestAnswers() {
         WireClient client = client(ProtocolVersion.V1_0);
 
@@ -329,7 +356,7 @@ class ContractBreakingTest extends AgentTestSupport {
     @Test
     void newDirectivesReadBackFromTheirOwnDirective() {
         for (String d : List.of("/busy 3 /slow 5", "/first 2 /http 503", "/orphan 503 /echo", "/redirect 307 http://x/",
-                "/noids /echo", "/nocontext /echo", "/end 1 /slow 5", "/mute 2 /echo", "/fulltask /echo", "/vanish 2",
+                "/noids /echo", "/nocontext /echo", "/linger /echo", "/end 1 /slow 5", "/mute 2 /echo", "/fulltask /echo", "/vanish 2",
                 "/chaos 10 20 30 /stream 2 5", "/auth 100", "/askdata", "/heartbeat 3 50", "/retryafter 5 /http 503")) {
             assertThat(Behavior.parse(Behavior.parse(d).directive())).as(d).isEqualTo(Behavior.parse(d));
         }

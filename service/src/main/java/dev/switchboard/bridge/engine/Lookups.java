@@ -39,7 +39,7 @@ final class Lookups {
         s.following(f -> f.withListPages(f.listPages() + 1));
         String messageId = s.turn().messageId();
         for (Task t : page.tasks()) {
-            if (t.history() != null && t.history().stream().anyMatch(m -> messageId.equals(m.messageId()))) {
+            if (holds(t, messageId)) {
                 s.progress(p -> p.withTaskId(t.id()));
                 s.retries(r -> r.withTroubleSince(null).withRetryAttempt(0));
                 s.following(f -> f.withLastSignOfLife(s.now));
@@ -56,5 +56,10 @@ final class Lookups {
             return;
         }
         Sends.send(s); // not found: sent again with the same messageId
+    }
+
+    /** A turn counts as found only if the task's history holds a message with the turn's messageId. */
+    static boolean holds(Task t, String messageId) {
+        return t.history() != null && t.history().stream().anyMatch(m -> messageId.equals(m.messageId()));
     }
 }

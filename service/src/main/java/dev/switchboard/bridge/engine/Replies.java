@@ -132,25 +132,40 @@ final class Replies {
             return;
         }
         String before = shown(s);
-        String key = art.artifactId() == null ? "" : art.artifactId();
-        String text = text(art.parts());
         Map<String, String> artifacts = new LinkedHashMap<>(s.turn().progress().artifacts());
-        if (a.append()) {
-            artifacts.merge(key, text, String::concat);
-        } else {
-            artifacts.put(key, text);
-        }
+        apply(artifacts, a);
         boolean cut = cap(artifacts, s.maxAnswerChars);
         s.progress(p -> p.withArtifacts(artifacts).withAnswerCut(p.answerCut() || cut));
         showIfChanged(s, before);
     }
 
-    static void replaceArtifacts(Step s, List<Artifact> list) {
-        String before = shown(s);
+    /** The text of each artifact, by artifactId, after an update: append adds to that artifact's text, else replaces it. */
+    static void apply(Map<String, String> artifacts, TaskArtifactUpdateEvent a) {
+        Artifact art = a.artifact();
+        if (art == null) {
+            return;
+        }
+        String key = art.artifactId() == null ? "" : art.artifactId();
+        String text = text(art.parts());
+        if (a.append()) {
+            artifacts.merge(key, text, String::concat);
+        } else {
+            artifacts.put(key, text);
+        }
+    }
+
+    /** The text of each artifact of a full Task, by artifactId: it replaces whatever the updates said. */
+    static Map<String, String> texts(List<Artifact> list) {
         Map<String, String> artifacts = new LinkedHashMap<>();
         for (Artifact a : list) {
             artifacts.put(a.artifactId() == null ? "" : a.artifactId(), text(a.parts()));
         }
+        return artifacts;
+    }
+
+    static void replaceArtifacts(Step s, List<Artifact> list) {
+        String before = shown(s);
+        Map<String, String> artifacts = texts(list);
         boolean cut = cap(artifacts, s.maxAnswerChars);
         s.progress(p -> p.withArtifacts(artifacts).withAnswerCut(cut));
         showIfChanged(s, before);

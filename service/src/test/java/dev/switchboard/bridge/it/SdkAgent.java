@@ -23,11 +23,11 @@ import java.util.concurrent.TimeUnit;
  * The real {@code @a2a-js/sdk} 1.3.0 echo agent ({@code interop/sdk-agent.mjs}) in a Node process,
  * started with {@code --record} so a test can read what it received and executed.
  */
-final class SdkAgent implements AutoCloseable {
+public final class SdkAgent implements AutoCloseable {
 
     private final Process process;
-    final String rpcUrl;
-    final String baseUrl;
+    public final String rpcUrl;
+    public final String baseUrl;
 
     private SdkAgent(Process process, String rpcUrl, String baseUrl) {
         this.process = process;
@@ -36,7 +36,7 @@ final class SdkAgent implements AutoCloseable {
     }
 
     /** @param versions {@code "1.0,0.3"} (the script's default) or {@code "0.3"} */
-    static SdkAgent start(String versions, Path logDir) throws Exception {
+    public static SdkAgent start(String versions, Path logDir) throws Exception {
         Path interop = Path.of(System.getProperty("user.dir")).resolve("../interop").normalize();
         Path script = interop.resolve("sdk-agent.mjs");
         if (!Files.isRegularFile(script)) {
@@ -74,7 +74,7 @@ final class SdkAgent implements AutoCloseable {
     }
 
     /** {@code {"requests":[{httpMethod, path, headers, body}], "executions":[{messageId, taskId, contextId}]}} */
-    JsonNode received() throws Exception {
+    public JsonNode received() throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(
                 HttpRequest.newBuilder(URI.create(baseUrl + "/_received")).build(), HttpResponse.BodyHandlers.ofString());
         return ChatApi.read(r.body());

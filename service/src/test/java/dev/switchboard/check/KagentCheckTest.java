@@ -1,0 +1,64 @@
+package dev.switchboard.check;
+
+import static dev.switchboard.check.CheckRig.onlyFails;
+import static dev.switchboard.check.CheckRig.passesBut;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.switchboard.protocol.kagent.Hitl;
+import dev.switchboard.testkit.Recorder;
+import dev.switchboard.testkit.TestAgentOptions;
+import io.vertx.core.Vertx;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** --dialect kagent-v1: the agent is called at URL/agents/NAMESPACE/NAME, and its card must list hitl/v1. */
+class KagentCheckTest {
+
+    static Vertx vertx;
+
+    @BeforeAll
+    static void start() {
+        vertx = Vertx.vertx();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        CheckRig.await(vertx.close());
+    }
+
+    static TestAgentOptions kagent() {
+        return TestAgentOptions.kagent("sre").withDefaultBehavior("/fulltask").withDedupe(true);
+    }
+
+    @Test
+    void theTestkitsKagentAgentPassesTheHitlRowAndEveryOther() throws Exception {
+        Recorder recorder = new Recorder();
+        CheckReport report = CheckRig.kagent(vertx, kagent(), recorder);
+        passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP);
+        // as the bridge does: every call after the card asks for the extension the card lists
+        assertThat(recorder.rpcRequests()).isNotEmpty()
+                .allSatisfy(r -> assertThat(r.requestedExtensions()).containsExactly(Hitl.URI));
+        assertThat(report.endpoint()).endsWith("/agents/default/sre");
+        assertThat(report.row(RowId.KAGENT_HITL_EXTENSION).reason())
+                .contains("https://kagent.dev/extensions/hitl/v1", "A2A-Extensions");
+        assertThat(report.rows()).last().extracting(r -> r.row().id()).isEqualTo("kagent.hitl-extension");
+    }
+
+    @Test
+    void aKagentAgentWithoutTheExtensionOnItsCardFailsKagentHitlExtension() throws Exception {
+        Recorder recorder = new Recorder();
+        CheckReport report = CheckRig.kagent(vertx, kagent().withKagentHitl(false), recorder);
+        assertThat(recorder.rpcRequests()).isNotEmpty().allSatisfy(r -> assertThat(r.requestedExtensions()).isEmpty());
+        onlyFails(report, RowId.KAGENT_HITL_EXTENSION, Verdict.FAIL, "do not list https://kagent.dev/extensions/hitl/v1");
+    }
+
+    @Test
+    void kagentV1SpeaksTheHitlExtensionEvenWhenTheCardMarksItRequired() throws Exception {
+        var required = new dev.switchboard.protocol.model.AgentExtension(
+                dev.switchboard.protocol.kagent.Hitl.URI, "hitl", true, null);
+        CheckReport report = CheckRig.kagent(vertx, kagent().withExtensions(java.util.List.of(required)));
+        passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP);
+        assertThat(report.row(RowId.DISCOVERY_EXTENSIONS).reason()).contains("which kagent-v1 speaks");
+    }
+}
