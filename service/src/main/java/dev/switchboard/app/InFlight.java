@@ -30,7 +30,8 @@ final class InFlight {
 
     /** False, after answering 503, for a request that arrives while draining. */
     boolean admit(HttpServerRequest request) {
-        if (!draining || OPS_PATHS.contains(request.path())) {
+        String path = request.path(); // null for a request line Vert.x could not split (Set.of refuses null)
+        if (!draining || (path != null && OPS_PATHS.contains(path))) {
             return true;
         }
         request.response().setStatusCode(503).putHeader("Connection", "close").putHeader("Retry-After", "1")
