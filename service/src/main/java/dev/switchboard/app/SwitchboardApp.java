@@ -108,6 +108,8 @@ public final class SwitchboardApp {
      */
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness) {
         Readiness.Condition storeMigrated = readiness.pending("store migrated");
+        // the routes, the bridge and Slack are up: what the port serves before is only the probes and the metrics
+        Readiness.Condition started = readiness.pending("started");
         Clock clock = Clock.systemUTC();
         List<String> missing = Exposure.missing(config);
         if (!missing.isEmpty()) {
@@ -116,7 +118,14 @@ public final class SwitchboardApp {
             }
             LOG.warn(Exposure.describe(config.server(), missing));
         }
-        return vertx.executeBlocking(() -> {
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        StandardMetrics.register(meters);
+        // the port is bound while the store opens (both take a while, and the machine has other cores): /readyz
+        // answers 503 naming what is pending, and a port in use fails the start as soon as the store would
+        Starting starting = new Starting(vertx, readiness, meters);
+        Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle, starting::front,
+                config.server().host(), config.server().port(), config.server().http());
+        Future<Opened> opening = vertx.executeBlocking(() -> {
             // the PostgreSQL password, when the config names one: never logged, never in a message
             String storePassword = config.server().storePasswordSecretRef() == null ? null
                     : config.secret(config.server().storePasswordSecretRef()).orElse(null);
@@ -147,12 +156,42 @@ public final class SwitchboardApp {
                 }
                 throw e;
             }
-        }).compose(opened -> {
+        });
+        return Future.join(listening, opening).transform(both -> {
+            if (both.failed()) {
+                // what did start is closed again; the store's failure is the one told when both failed
+                Future<Void> closing = listening.succeeded() ? listening.result().close() : Future.succeededFuture();
+                if (opening.succeeded()) {
+                    closing = closing.eventually(() -> vertx.executeBlocking(() -> {
+                        opening.result().close();
+                        return null;
+                    }));
+                }
+                meters.close();
+                Throwable cause = opening.failed() ? opening.cause() : listening.cause();
+                return closing.transform(ignored -> Future.<SwitchboardApp>failedFuture(cause));
+            }
+            try {
+                storeMigrated.met();
+                return serve(vertx, config, clock, meters, starting, listening.result(), opening.result(), readiness,
+                        started);
+            } catch (RuntimeException e) {
+                return listening.result().close().eventually(() -> vertx.executeBlocking(() -> {
+                    opening.result().close();
+                    meters.close();
+                    return null;
+                })).transform(ignored -> Future.<SwitchboardApp>failedFuture(e));
+            }
+        });
+    }
+
+    /** The store is open and the port bound: builds the app over them and lets it take the requests. */
+    private static Future<SwitchboardApp> serve(Vertx vertx, SwitchboardConfig config, Clock clock,
+            PrometheusMeterRegistry meters, Starting starting, SwitchboardServer server, Opened opened,
+            Readiness readiness, Readiness.Condition started) {
+        {
             Database db = opened.database();
             AgentRegistry registry = opened.registry();
-            storeMigrated.met();
-            PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            StandardMetrics.register(meters);
             HttpClientAgent client = vertx.httpClientBuilder()
                     .with(new HttpClientOptions()
                             .setKeepAlive(true)
@@ -182,26 +221,34 @@ public final class SwitchboardApp {
                 registry.onChanged(cards::forget);
                 app.registryNotifications = RegistryNotifications.start(db, registry);
             }
+            app.server = server;
             app.mountRoutes(config, clock);
-            return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
-                            config.server().port(), config.server().http())
-                    .compose(server -> {
-                        app.server = server;
-                        app.startExpiry(clock);
-                        return bridge.start().map(resumed -> {
-                            if (resumed > 0) {
-                                LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
-                            }
-                            slack.start();
-                            return app;
-                        });
-                    })
-                    .onFailure(e -> app.closeResources());
-        });
+            starting.serve(router, app.gateway::tryHandle);
+            app.startExpiry(clock);
+            return bridge.start().map(resumed -> {
+                if (resumed > 0) {
+                    LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
+                }
+                slack.start();
+                started.met();
+                return app;
+            }).onFailure(e -> app.close());
+        }
     }
 
     /** What start-up opens on a worker thread before anything listens: the store and the registry over it. */
-    private record Opened(Database database, AgentRegistry registry, StoreLock lock) {}
+    private record Opened(Database database, AgentRegistry registry, StoreLock lock) {
+        /** Start-up failed elsewhere (the port): the store and its lock are let go. */
+        void close() {
+            try {
+                database.close();
+            } finally {
+                if (lock != null) {
+                    lock.close();
+                }
+            }
+        }
+    }
 
     private void mountRoutes(SwitchboardConfig config, Clock clock) {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());

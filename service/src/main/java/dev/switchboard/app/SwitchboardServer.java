@@ -2,6 +2,7 @@ package dev.switchboard.app;
 
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
@@ -9,7 +10,6 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import dev.switchboard.config.HttpLimits;
-import io.vertx.ext.web.Router;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,12 +44,12 @@ public final class SwitchboardServer {
      * The front handler may take a request before the router (the gateway's hot path); it returns false
      * for requests it leaves to the router.
      */
-    public static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
+    public static Future<SwitchboardServer> start(Vertx vertx, Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front,
             String host, int port, HttpLimits limits) {
         return start(vertx, router, front, host, port, limits, Runtime.getRuntime().availableProcessors());
     }
 
-    private static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
+    private static Future<SwitchboardServer> start(Vertx vertx, Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front,
             String host, int port, HttpLimits limits, int listeners) {
         AtomicInteger open = new AtomicInteger();
         InFlight inFlight = new InFlight();
@@ -78,7 +78,7 @@ public final class SwitchboardServer {
 
     /** One listener, on the event loop of its verticle. */
     private static final class Listener extends VerticleBase {
-        private final Router router;
+        private final Handler<HttpServerRequest> router;
         private final Predicate<HttpServerRequest> front;
         private final String host;
         private final int port;
@@ -88,7 +88,7 @@ public final class SwitchboardServer {
         private final InFlight inFlight;
         private ConnectionGuard guard;
 
-        Listener(Router router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound,
+        Listener(Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound,
                 HttpLimits limits, AtomicInteger open, InFlight inFlight) {
             this.inFlight = inFlight;
             this.router = router;
