@@ -34,8 +34,12 @@ class PackageDirectionTest {
 
     /** Top-level units (a {@code chat} platform is a unit of its own) from the top of the graph down. */
     private static final Map<String, Integer> LAYERS = Map.ofEntries(
-            Map.entry("cli", 7),
+            Map.entry("cli", 8),
+            // watch mode: reads the cluster's resources into the config model and applies them to a running app
+            Map.entry("kubernetes", 7),
             Map.entry("app", 6),
+            // switchboard check: runs an agent through the bridge's client and the engine's rules, row by row
+            Map.entry("check", 5),
             // the configuration file's validated model: it builds each feature's own settings types
             Map.entry("config", 5),
             Map.entry("gateway", 4),

@@ -3,6 +3,7 @@ package dev.switchboard.app;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.BindingRuntime;
 import dev.switchboard.bridge.BridgeService;
+import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.chat.slack.SlackPlatform;
 import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
@@ -62,7 +63,9 @@ public final class SwitchboardApp {
     private final HttpClientAgent client;
     private final CardRoutes cards;
     private final BridgeService bridge;
-    private final List<BindingRuntime> bindings;
+    private final LiveBindings bindings;
+    /** the agents of the configuration (file or cluster) now in the registry: what a live change compares with */
+    private final java.util.Set<String> configuredAgents = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final WebChatPlatform webChat;
     private final SlackPlatform slack;
     private final Egress egress;
@@ -80,7 +83,7 @@ public final class SwitchboardApp {
 
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            List<BindingRuntime> bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
+            LiveBindings bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
             Readiness readiness, Tracing tracing) {
         this.readiness = readiness;
         this.tracing = tracing;
@@ -204,10 +207,9 @@ public final class SwitchboardApp {
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
                     config.bridge().webChat().proxies());
-            List<BindingRuntime> bindings = Bindings.of(config, registry);
+            LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
             WebChatPlatform webChat = new WebChatPlatform();
-            SlackPlatform slack = new SlackPlatform(SlackApps.of(config),
-                    bindings.stream().map(BindingRuntime::spec).toList(), clock);
+            SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
             Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
             BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
                     config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
@@ -216,6 +218,7 @@ public final class SwitchboardApp {
                     webChat, slack, egress, readiness, tracing);
             app.storeLock = opened.lock();
             app.shutdownGrace = config.server().http().shutdownGracePeriod();
+            config.backends().forEach(b -> app.configuredAgents.add(b.name()));
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
                 registry.onChanged(cards::forget);
@@ -273,13 +276,13 @@ public final class SwitchboardApp {
         router.post("/a2a").handler(GatewayHandler::missingAgentId);
         router.post("/a2a/").handler(GatewayHandler::missingAgentId);
         WebChatRoutes web = new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(),
-                bindings.stream().map(BindingRuntime::spec).toList(),
+                bindings::specs,
                 id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
                 new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(), config.server().insecure()),
                 auth, clock);
         web.mount(router);
         slack.mount(vertx, router);
-        new TriggerRoutes(vertx, TriggerApps.of(config, bindings, bridge, slack, clock)).mount(router);
+        new TriggerRoutes(vertx, TriggerApps.of(config, bindings.specs(), bridge, slack, clock)).mount(router);
         // the page answers any GET the other routes did not take
         web.mountPage(router);
         RouterErrors.mountLast(router);
@@ -307,6 +310,47 @@ public final class SwitchboardApp {
         return new RegisteredAgent(b.name(), b.name(), b.url(), b.description() == null ? "" : b.description(), "",
                 b.skills(), List.of("text/plain"), List.of("text/plain"), List.of(), headers, b.limits(),
                 AgentOrigin.CONFIG, now, now);
+    }
+
+    /**
+     * Puts a new configuration of agents and Bindings in force without a restart (Kubernetes watch mode): agents
+     * added, changed (URL, headers, token: the next call uses them, and their cards are fetched again) and removed
+     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}). The Server, the
+     * SlackApps and the Triggers stay as they were at start. Safe from any thread but the event loop (the registry
+     * writes to the store).
+     */
+    public synchronized void apply(SwitchboardConfig live) {
+        Instant now = Clock.systemUTC().instant();
+        java.util.Set<String> wanted = new java.util.HashSet<>();
+        boolean changed = false;
+        for (AgentBackendSpec b : live.backends()) {
+            wanted.add(b.name());
+            RegisteredAgent next = fromConfig(b, live, now);
+            RegisteredAgent current = registry.find(b.name()).orElse(null);
+            if (current == null || current.origin() != AgentOrigin.CONFIG || !sameAgent(current, next)) {
+                registry.putConfigured(next);
+                cards.forget(b.name());
+                configuredAgents.add(b.name());
+                changed = true;
+            }
+        }
+        for (String id : List.copyOf(configuredAgents)) {
+            if (!wanted.contains(id)) {
+                registry.removeConfigured(id);
+                configuredAgents.remove(id);
+                changed = true;
+            }
+        }
+        bridge.driver().bindingsRemoved(bindings.replace(Bindings.of(live, registry)));
+        if (changed) {
+            cards.invalidate();
+        }
+    }
+
+    /** Same endpoint, headers (credentials included), description, skills and limits: nothing to re-fetch. */
+    private static boolean sameAgent(RegisteredAgent a, RegisteredAgent b) {
+        return a.url().equals(b.url()) && a.headers().equals(b.headers()) && a.description().equals(b.description())
+                && a.skills().equals(b.skills()) && java.util.Objects.equals(a.limits(), b.limits());
     }
 
     public Vertx vertx() {

@@ -1,6 +1,5 @@
 package dev.switchboard.app;
 
-import dev.switchboard.bridge.BindingRuntime;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
@@ -20,8 +19,8 @@ final class TriggerApps {
 
     private TriggerApps() {}
 
-    static Triggers of(SwitchboardConfig config, List<BindingRuntime> bindings, BridgeService bridge, SlackPlatform slack,
-            Clock clock) {
+    static Triggers of(SwitchboardConfig config, List<dev.switchboard.bridge.Binding> bindings, BridgeService bridge,
+            SlackPlatform slack, Clock clock) {
         List<TriggerSettings> settings = config.triggers().stream().map(t -> new TriggerSettings(t.name(), t.bindingRef(),
                 t.format(), config.secret(t.tokenSecretRef()).orElseThrow(), t.perMinute(), t.burst())).toList();
         ChatStore store = bridge.store();
@@ -30,7 +29,7 @@ final class TriggerApps {
             return store.ensureThread(new ChatThread(id, WebChatPlatform.NAME, channel, binding, title, now, now));
         };
         ThreadOpener slackOpener = (binding, channel, id, title) -> slack.openThread(binding, channel, title);
-        return new Triggers(settings, bindings.stream().map(BindingRuntime::spec).toList(), store, bridge.driver(),
+        return new Triggers(settings, bindings, store, bridge.driver(),
                 Map.of(WebChatPlatform.NAME, web, SlackPlatform.NAME, slackOpener), clock);
     }
 }

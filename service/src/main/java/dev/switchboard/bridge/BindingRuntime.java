@@ -46,6 +46,11 @@ public final class BindingRuntime {
         return binding;
     }
 
+    /** The identity's bearer token (null: known by userId); package-private: only {@link LiveBindings} compares it. */
+    String token() {
+        return token;
+    }
+
     public String dialect() {
         return binding.dialect();
     }

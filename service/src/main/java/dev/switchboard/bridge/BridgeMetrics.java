@@ -41,10 +41,13 @@ final class BridgeMetrics {
     private final Map<String, Counter> cancels = new ConcurrentHashMap<>();
     private final Map<String, Counter> credentialRejections = new ConcurrentHashMap<>();
     private final Timer commits;
+    /** the Bindings in force (a live map in watch mode): a Binding added later is counted under its platform */
+    private final Map<String, BindingRuntime> bindings;
 
     BridgeMetrics(MeterRegistry meters, Map<String, BindingRuntime> bindings, Supplier<Number> openSessions,
             ThreadPoolExecutor[] lanes) {
         this.meters = meters;
+        this.bindings = bindings;
         Gauge.builder("switchboard_bridge_sessions_open", openSessions)
                 .description("Chat sessions held in memory (idle ones leave after bridge.sessionIdleTimeout)")
                 .register(meters);
@@ -172,7 +175,10 @@ final class BridgeMetrics {
 
     private Scope scope(String binding) {
         // a binding unknown here (removed from the configuration) is still counted, under its own name
-        return scopes.computeIfAbsent(binding, b -> new Scope("unknown", b));
+        return scopes.computeIfAbsent(binding, b -> {
+            BindingRuntime runtime = bindings.get(b);
+            return new Scope(runtime == null ? "unknown" : runtime.spec().platform(), b);
+        });
     }
 
     private Counter started(Scope scope) {

@@ -8,7 +8,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -36,6 +35,13 @@ public final class BridgeService {
     public static BridgeService create(Vertx vertx, DataSource dataSource, ContractDurations contract,
             BridgeLimits limits, List<BindingRuntime> bindings, List<ChatPlatform> platforms, MeterRegistry meters,
             Clock clock, dev.switchboard.tracing.Tracing tracing) {
+        return create(vertx, dataSource, contract, limits, new LiveBindings(bindings), platforms, meters, clock, tracing);
+    }
+
+    /** A bridge over Bindings that may change while it runs (Kubernetes watch mode). */
+    public static BridgeService create(Vertx vertx, DataSource dataSource, ContractDurations contract,
+            BridgeLimits limits, LiveBindings bindings, List<ChatPlatform> platforms, MeterRegistry meters,
+            Clock clock, dev.switchboard.tracing.Tracing tracing) {
         ChatStore store = new ChatStore(dataSource);
         // several replicas on PostgreSQL (issue 12): each session is driven by the replica holding its lease
         SessionLeases leases = null;
@@ -52,8 +58,7 @@ public final class BridgeService {
             throw new dev.switchboard.store.StoreException("cannot open the store", e);
         }
         A2aAgentClient client = new A2aAgentClient(vertx, contract.responseHeaders());
-        Map<String, BindingRuntime> byName = new LinkedHashMap<>();
-        bindings.forEach(b -> byName.put(b.spec().name(), b));
+        Map<String, BindingRuntime> byName = bindings.byName();
         SessionDriver driver = new SessionDriver(vertx, store, new ChatPlatforms(platforms), client,
                 new Engine(contract, limits.maxAnswerChars()), clock, meters, byName, LANES, limits, leases, tracing);
         return new BridgeService(driver, client, store);

@@ -115,7 +115,8 @@ public final class SessionDriver implements AutoCloseable {
         this.engine = engine;
         this.clock = clock;
         this.meters = meters;
-        this.bindings = Map.copyOf(bindings);
+        // kept as given, not copied: a LiveBindings map changes while the service runs (Kubernetes watch mode)
+        this.bindings = bindings;
         this.lanes = new ThreadPoolExecutor[laneCount];
         for (int i = 0; i < laneCount; i++) {
             int n = i;
@@ -685,7 +686,10 @@ public final class SessionDriver implements AutoCloseable {
             }
             Instant now = clock.instant();
             lastInput.put(threadId, now);
-            Session session = load(threadId);
+            if (input instanceof Input.Restarted && !bindings.containsKey(thread(threadId).binding())) {
+                input = new Input.BindingRemoved(); // nothing to recover with: the turns end with the notice
+            }
+            Session session = input instanceof Input.ChatMessage ? load(threadId) : loadEvenIfUnbound(threadId);
             Transition t = engine.step(session, input, now);
             if (t.effects().isEmpty() && t.session().gen() == session.gen()) {
                 // Nothing to run and nothing shown: not worth a transaction. But the step may still have
@@ -724,6 +728,35 @@ public final class SessionDriver implements AutoCloseable {
             run(threadId, t);
             cancelTimersIfIdle(threadId, t.session());
         }
+    }
+
+    /**
+     * What comes for a thread whose Binding was removed while it was in memory (the removal itself, a late result)
+     * finds its session as it was; only a new message is refused.
+     */
+    private Session loadEvenIfUnbound(String threadId) {
+        if (bindings.containsKey(thread(threadId).binding())) {
+            return load(threadId);
+        }
+        Session cached = sessions.get(threadId);
+        return cached != null ? cached : store.session(threadId)
+                .orElseThrow(() -> new TurnRefused.BindingGone(threadId, thread(threadId).binding()));
+    }
+
+    /**
+     * Watch mode: these Bindings were removed. Every thread of theirs held in memory with an unfinished turn ends
+     * its turns now, with a notice (instead of retrying an agent that is no longer configured).
+     */
+    public void bindingsRemoved(java.util.Set<String> names) {
+        if (names.isEmpty()) {
+            return;
+        }
+        threads.forEach((threadId, thread) -> {
+            Session s = sessions.get(threadId);
+            if (names.contains(thread.binding()) && s != null && !s.turns().isEmpty()) {
+                submit(threadId, new Input.BindingRemoved());
+            }
+        });
     }
 
     private Session load(String threadId) {

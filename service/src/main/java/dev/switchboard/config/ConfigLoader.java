@@ -87,35 +87,140 @@ public final class ConfigLoader {
             if (!raw.isObject()) {
                 throw doc.error("", "a document must be a mapping with apiVersion, kind, metadata and spec");
             }
-            JsonNode node = substitute(doc, "", raw);
-            String kind = doc.requiredText(node, "kind");
-            doc.kind = kind;
-            if (!KINDS.contains(kind)) {
-                throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret, SlackApp, Trigger)");
-            }
-            doc.name = node.path("metadata").path("name").asText(null);
-            switch (kind) {
-                case "Server" -> {
-                    if (serverSeen) {
-                        throw doc.error("kind", "only one Server document is allowed");
-                    }
-                    serverSeen = true;
-                    server = server(doc, node.path("spec"));
-                    bridge = bridge(doc, node.path("spec"));
+            ConfigDocument read = read(doc, substitute(doc, "", raw));
+            if (read instanceof ConfigDocument.Server s) {
+                if (serverSeen) {
+                    throw doc.error("kind", "only one Server document is allowed");
                 }
-                case "Secret" -> secrets.put(doc.requiredName(node), secret(doc, node));
-                case "AgentBackend" -> backends.add(backend(doc, node));
-                case "SlackApp" -> slackApps.add(slackApp(doc, node));
-                case "Trigger" -> triggers.add(trigger(doc, node));
-                default -> bindings.add(binding(doc, node));
+                serverSeen = true;
+                server = s.spec();
+                bridge = s.bridge();
+            } else if (read instanceof ConfigDocument.Secret s) {
+                secrets.put(s.name(), s.values());
+            } else if (read instanceof ConfigDocument.Backend b) {
+                backends.add(b.spec());
+            } else if (read instanceof ConfigDocument.SlackApp a) {
+                slackApps.add(a.spec());
+            } else if (read instanceof ConfigDocument.Trigger t) {
+                triggers.add(t.spec());
+            } else if (read instanceof ConfigDocument.BindingDoc b) {
+                bindings.add(b.spec());
             }
         }
-        checkReferences(source, backends, bindings, secrets);
-        checkSecret(source, "Server", "spec.storePasswordSecretRef", server.storePasswordSecretRef(), secrets);
-        checkSlackApps(source, slackApps, bindings, secrets);
-        checkTriggers(source, triggers, bindings, secrets);
-        return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge,
-                List.copyOf(slackApps), List.copyOf(triggers));
+        SwitchboardConfig config = new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings),
+                Map.copyOf(secrets), bridge, List.copyOf(slackApps), List.copyOf(triggers));
+        List<ConfigDocument.Problem> problems = crossReferences(config);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(source + ": " + problems.get(0).message());
+        }
+        return config;
+    }
+
+    /**
+     * One document on its own, as the Kubernetes watch reads a resource: validated like a document of a file, with
+     * no {@code ${VAR}} expansion (a resource written to the cluster must not read this process's environment) and
+     * errors that name the field and the problem ({@code spec.url: …}); the resource itself is known to the caller.
+     */
+    public static ConfigDocument document(JsonNode node) {
+        Doc doc = new Doc(null, 0, node);
+        if (node == null || !node.isObject()) {
+            throw doc.error("", "a document must be a mapping with apiVersion, kind, metadata and spec");
+        }
+        return read(doc, node);
+    }
+
+    private static ConfigDocument read(Doc doc, JsonNode node) {
+        String kind = doc.requiredText(node, "kind");
+        doc.kind = kind;
+        if (!KINDS.contains(kind)) {
+            throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret, SlackApp, Trigger)");
+        }
+        doc.name = node.path("metadata").path("name").asText(null);
+        return switch (kind) {
+            case "Server" -> new ConfigDocument.Server(doc.name, server(doc, node.path("spec")), bridge(doc, node.path("spec")));
+            case "Secret" -> new ConfigDocument.Secret(doc.requiredName(node), secret(doc, node));
+            case "AgentBackend" -> new ConfigDocument.Backend(backend(doc, node));
+            case "SlackApp" -> new ConfigDocument.SlackApp(slackApp(doc, node));
+            case "Trigger" -> new ConfigDocument.Trigger(trigger(doc, node));
+            default -> new ConfigDocument.BindingDoc(binding(doc, node));
+        };
+    }
+
+    /**
+     * The checks between resources, on a snapshot of all of them: names defined once, references that resolve
+     * (backends, bindings, apps, secrets and their keys), a channel bound once, token shapes. Every resource gets
+     * at most one problem (its first), in the order the file loader reports them; the file loader refuses the
+     * file on the first, the Kubernetes watch marks each resource that has one.
+     */
+    public static List<ConfigDocument.Problem> crossReferences(SwitchboardConfig config) {
+        List<ConfigDocument.Problem> problems = new ArrayList<>();
+        Map<String, Map<String, String>> secrets = config.secrets();
+        Set<String> backendNames = new java.util.HashSet<>();
+        for (AgentBackendSpec b : config.backends()) {
+            String problem = !backendNames.add(b.name()) ? "metadata.name: defined twice"
+                    : secretProblem("spec.auth.tokenSecretRef", b.tokenSecretRef(), secrets);
+            add(problems, "AgentBackend", b.name(), problem);
+        }
+        Set<String> channels = new java.util.HashSet<>();
+        for (BindingSpec b : config.bindings()) {
+            String problem = null;
+            if (!backendNames.contains(b.backendRef())) {
+                problem = "spec.backendRef.name: no AgentBackend named '" + b.backendRef() + "'";
+            }
+            if (problem == null) {
+                problem = secretProblem("spec.identity.tokenSecretRef", b.tokenSecretRef(), secrets);
+            }
+            if (problem == null) {
+                for (String c : b.channels()) {
+                    if (!channels.add(b.platform() + "/" + (b.app() == null ? "" : b.app()) + "/" + c)) {
+                        problem = "spec.chat.channels: channel '" + c + "' is already bound by another Binding";
+                        break;
+                    }
+                }
+            }
+            add(problems, "Binding", b.name(), problem);
+        }
+        add(problems, "Server", null, secretProblem("spec.storePasswordSecretRef", config.server().storePasswordSecretRef(),
+                secrets));
+        Set<String> appNames = new java.util.HashSet<>();
+        for (SlackAppSpec a : config.slackApps()) {
+            String problem = !appNames.add(a.name()) ? "metadata.name: defined twice" : null;
+            if (problem == null) {
+                problem = firstOf(secretProblem("spec.botToken.secretRef", a.botToken(), secrets),
+                        secretProblem("spec.signingSecret.secretRef", a.signingSecret(), secrets),
+                        secretProblem("spec.appToken.secretRef", a.appToken(), secrets));
+            }
+            if (problem == null) {
+                problem = firstOf(tokenShapeProblem("spec.botToken", a.botToken(), "xoxb-", secrets),
+                        tokenShapeProblem("spec.appToken", a.appToken(), "xapp-", secrets));
+            }
+            add(problems, "SlackApp", a.name(), problem);
+        }
+        for (BindingSpec b : config.bindings()) {
+            if (b.app() != null && !appNames.contains(b.app())) {
+                add(problems, "Binding", b.name(), "spec.chat.app: no SlackApp named '" + b.app() + "'");
+            }
+        }
+        Set<String> triggerNames = new java.util.HashSet<>();
+        for (TriggerSpec t : config.triggers()) {
+            add(problems, "Trigger", t.name(), triggerProblem(t, triggerNames, config.bindings(), secrets));
+        }
+        return List.copyOf(problems);
+    }
+
+    private static void add(List<ConfigDocument.Problem> problems, String kind, String name, String detail) {
+        if (detail != null) {
+            problems.add(new ConfigDocument.Problem(kind, name, detail));
+        }
+    }
+
+    private static String firstOf(String... problems) {
+        for (String p : problems) {
+            if (p != null) {
+                return p;
+            }
+        }
+        return null;
     }
 
     // ---- kinds ----
@@ -362,7 +467,7 @@ public final class ConfigLoader {
 
     private static AgentBackendSpec backend(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.AGENT_BACKEND, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.AGENT_BACKEND, node);
         if (!AgentIds.isValid(name)) {
             throw doc.error("metadata.name", "'" + name + "' is not a valid agent id: " + AgentIds.rule());
         }
@@ -411,8 +516,8 @@ public final class ConfigLoader {
     }
 
     /** Unknown fields and values of the wrong type, by the description the CRDs are generated from. */
-    private static void shape(Doc doc, dev.switchboard.config.schema.ResourceKind kind, JsonNode node) {
-        dev.switchboard.config.schema.ShapeCheck.check(kind, node).ifPresent(p -> {
+    private static void shape(Doc doc, dev.switchboard.config.ResourceKind kind, JsonNode node) {
+        dev.switchboard.config.ShapeCheck.check(kind, node).ifPresent(p -> {
             throw doc.error(p.field(), p.problem());
         });
     }
@@ -438,7 +543,7 @@ public final class ConfigLoader {
 
     private static BindingSpec binding(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.BINDING, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.BINDING, node);
         JsonNode spec = doc.requiredObject(node, "spec");
         String backend = doc.requiredText(spec.path("backendRef"), "name", "spec.backendRef.name");
         JsonNode chat = spec.path("chat");
@@ -477,7 +582,7 @@ public final class ConfigLoader {
 
     private static SlackAppSpec slackApp(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.SLACK_APP, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.SLACK_APP, node);
         JsonNode spec = doc.requiredObject(node, "spec");
         String modeText = doc.optionalText(spec, "mode", "events");
         SlackMode mode = switch (modeText) {
@@ -507,7 +612,7 @@ public final class ConfigLoader {
 
     private static TriggerSpec trigger(Doc doc, JsonNode node) {
         String name = doc.requiredName(node);
-        shape(doc, dev.switchboard.config.schema.ResourceSchemas.TRIGGER, node);
+        shape(doc, dev.switchboard.config.ResourceSchemas.TRIGGER, node);
         if (!name.matches("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")) {
             throw doc.error("metadata.name", "'" + name + "' must be lower-case letters, digits and dashes (it is the "
                     + "last segment of /triggers/<name>)");
@@ -533,70 +638,48 @@ public final class ConfigLoader {
         return new TriggerSpec(name, binding, format, token, perMinute, burst);
     }
 
-    private static void checkTriggers(String source, List<TriggerSpec> triggers, List<BindingSpec> bindings,
+    private static String triggerProblem(TriggerSpec t, Set<String> names, List<BindingSpec> bindings,
             Map<String, Map<String, String>> secrets) {
-        Set<String> names = new java.util.HashSet<>();
-        for (TriggerSpec t : triggers) {
-            String what = "Trigger " + t.name();
-            if (!names.add(t.name())) {
-                throw new ConfigException(source + ": " + what + ": metadata.name: defined twice");
-            }
-            BindingSpec b = bindings.stream().filter(x -> x.name().equals(t.bindingRef())).findFirst().orElse(null);
-            if (b == null) {
-                throw new ConfigException(source + ": " + what + ": spec.bindingRef.name: no Binding named '"
-                        + t.bindingRef() + "'");
-            }
-            if (b.platform().equals("slack") && b.channels().get(0).equals("im")) {
-                throw new ConfigException(source + ": " + what + ": spec.bindingRef.name: Binding '" + b.name()
-                        + "' lists im (direct messages) first; a trigger posts in the Binding's first channel, so list a "
-                        + "channel id first");
-            }
-            checkSecret(source, what, "spec.tokenSecretRef", t.tokenSecretRef(), secrets);
-            String token = secrets.get(t.tokenSecretRef().name()).get(t.tokenSecretRef().key());
-            if (token.isBlank()) {
-                throw new ConfigException(source + ": " + what + ": spec.tokenSecretRef: Secret '" + t.tokenSecretRef().name()
-                        + "' key '" + t.tokenSecretRef().key() + "' is empty; a trigger needs a token");
-            }
-            if (token.length() < 16) {
-                throw new ConfigException(source + ": " + what + ": spec.tokenSecretRef: Secret '" + t.tokenSecretRef().name()
-                        + "' key '" + t.tokenSecretRef().key() + "' must hold at least 16 characters (use a random value)");
-            }
+        if (!names.add(t.name())) {
+            return "metadata.name: defined twice";
         }
-    }
-
-    private static void checkSlackApps(String source, List<SlackAppSpec> apps, List<BindingSpec> bindings,
-            Map<String, Map<String, String>> secrets) {
-        Set<String> names = new java.util.HashSet<>();
-        for (SlackAppSpec a : apps) {
-            String what = "SlackApp " + a.name();
-            if (!names.add(a.name())) {
-                throw new ConfigException(source + ": " + what + ": metadata.name: defined twice");
-            }
-            checkSecret(source, what, "spec.botToken.secretRef", a.botToken(), secrets);
-            checkSecret(source, what, "spec.signingSecret.secretRef", a.signingSecret(), secrets);
-            checkSecret(source, what, "spec.appToken.secretRef", a.appToken(), secrets);
-            checkTokenShape(source, what, "spec.botToken", a.botToken(), "xoxb-", secrets);
-            checkTokenShape(source, what, "spec.appToken", a.appToken(), "xapp-", secrets);
+        BindingSpec b = bindings.stream().filter(x -> x.name().equals(t.bindingRef())).findFirst().orElse(null);
+        if (b == null) {
+            return "spec.bindingRef.name: no Binding named '" + t.bindingRef() + "'";
         }
-        for (BindingSpec b : bindings) {
-            if (b.app() != null && !names.contains(b.app())) {
-                throw new ConfigException(source + ": Binding " + b.name() + ": spec.chat.app: no SlackApp named '"
-                        + b.app() + "'");
-            }
+        if (b.platform().equals("slack") && b.channels().get(0).equals("im")) {
+            return "spec.bindingRef.name: Binding '" + b.name()
+                    + "' lists im (direct messages) first; a trigger posts in the Binding's first channel, so list a "
+                    + "channel id first";
         }
+        String missing = secretProblem("spec.tokenSecretRef", t.tokenSecretRef(), secrets);
+        if (missing != null) {
+            return missing;
+        }
+        String token = secrets.get(t.tokenSecretRef().name()).get(t.tokenSecretRef().key());
+        if (token.isBlank()) {
+            return "spec.tokenSecretRef: Secret '" + t.tokenSecretRef().name()
+                    + "' key '" + t.tokenSecretRef().key() + "' is empty; a trigger needs a token";
+        }
+        if (token.length() < 16) {
+            return "spec.tokenSecretRef: Secret '" + t.tokenSecretRef().name()
+                    + "' key '" + t.tokenSecretRef().key() + "' must hold at least 16 characters (use a random value)";
+        }
+        return null;
     }
 
     /** A bot token where the app token belongs (or the reverse) is the commonest slip; the message never shows the value. */
-    private static void checkTokenShape(String source, String what, String field, SecretRef ref, String prefix,
+    private static String tokenShapeProblem(String field, SecretRef ref, String prefix,
             Map<String, Map<String, String>> secrets) {
         if (ref == null) {
-            return;
+            return null;
         }
         String value = secrets.get(ref.name()).get(ref.key());
         if (!value.startsWith(prefix)) {
-            throw new ConfigException(source + ": " + what + ": " + field + ": Secret '" + ref.name() + "' key '" + ref.key()
-                    + "' does not hold a token starting with " + prefix);
+            return field + ": Secret '" + ref.name() + "' key '" + ref.key()
+                    + "' does not hold a token starting with " + prefix;
         }
+        return null;
     }
 
     private static SecretRef secretRef(Doc doc, JsonNode ref, String field) {
@@ -606,44 +689,18 @@ public final class ConfigLoader {
         return new SecretRef(doc.requiredText(ref, "name", field + ".name"), doc.requiredText(ref, "key", field + ".key"));
     }
 
-    private static void checkReferences(String source, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
-            Map<String, Map<String, String>> secrets) {
-        Set<String> names = new java.util.HashSet<>();
-        for (AgentBackendSpec b : backends) {
-            if (!names.add(b.name())) {
-                throw new ConfigException(source + ": AgentBackend " + b.name() + ": metadata.name: defined twice");
-            }
-            checkSecret(source, "AgentBackend " + b.name(), "spec.auth.tokenSecretRef", b.tokenSecretRef(), secrets);
-        }
-        Set<String> channels = new java.util.HashSet<>();
-        for (BindingSpec b : bindings) {
-            if (!names.contains(b.backendRef())) {
-                throw new ConfigException(source + ": Binding " + b.name() + ": spec.backendRef.name: no AgentBackend named '"
-                        + b.backendRef() + "'");
-            }
-            checkSecret(source, "Binding " + b.name(), "spec.identity.tokenSecretRef", b.tokenSecretRef(), secrets);
-            for (String c : b.channels()) {
-                if (!channels.add(b.platform() + "/" + (b.app() == null ? "" : b.app()) + "/" + c)) {
-                    throw new ConfigException(source + ": Binding " + b.name() + ": spec.chat.channels: channel '" + c
-                            + "' is already bound by another Binding");
-                }
-            }
-        }
-    }
-
-    private static void checkSecret(String source, String what, String field, SecretRef ref,
-            Map<String, Map<String, String>> secrets) {
+    private static String secretProblem(String field, SecretRef ref, Map<String, Map<String, String>> secrets) {
         if (ref == null) {
-            return;
+            return null;
         }
         Map<String, String> s = secrets.get(ref.name());
         if (s == null) {
-            throw new ConfigException(source + ": " + what + ": " + field + ".name: no Secret named '" + ref.name() + "'");
+            return field + ".name: no Secret named '" + ref.name() + "'";
         }
         if (!s.containsKey(ref.key())) {
-            throw new ConfigException(source + ": " + what + ": " + field + ".key: Secret '" + ref.name() + "' has no key '"
-                    + ref.key() + "'");
+            return field + ".key: Secret '" + ref.name() + "' has no key '" + ref.key() + "'";
         }
+        return null;
     }
 
     private static void checkUrl(Doc doc, String field, String url) {
@@ -724,6 +781,10 @@ public final class ConfigLoader {
         }
 
         ConfigException error(String field, String problem) {
+            if (source == null) {
+                // a resource read on its own: its kind and name are the caller's to say
+                return new ConfigException(field.isEmpty() ? problem : field + ": " + problem);
+            }
             String what = "document " + number + (kind == null ? "" : " (" + kind + (name == null ? "" : " " + name) + ")");
             return new ConfigException(source + ": " + what + (field.isEmpty() ? "" : ": " + field) + ": " + problem);
         }

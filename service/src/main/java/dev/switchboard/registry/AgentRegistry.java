@@ -162,6 +162,25 @@ public final class AgentRegistry {
         });
     }
 
+    /**
+     * Removes an agent of the configuration (its resource was deleted in watch mode); false when there is no such
+     * configured agent. The removal listeners run, as for a deregistration.
+     */
+    public boolean removeConfigured(String id) {
+        boolean[] removed = {false};
+        agents.computeIfPresent(id, (k, existing) -> {
+            if (existing.origin() != AgentOrigin.CONFIG) {
+                return existing;
+            }
+            removed[0] = true;
+            return null;
+        });
+        if (removed[0]) {
+            removed(id);
+        }
+        return removed[0];
+    }
+
     public Optional<RegisteredAgent> find(String id) {
         return Optional.ofNullable(agents.get(id));
     }

@@ -58,6 +58,8 @@ public final class Engine {
             Sessions.chatMessage(s, m);
         } else if (input instanceof Input.Restarted) {
             Recovery.restarted(s);
+        } else if (input instanceof Input.BindingRemoved) {
+            Sessions.bindingRemoved(s);
         } else if (input instanceof Input.Result r) {
             result(s, r);
         }

@@ -40,6 +40,12 @@ public sealed interface Input {
     /** The service restarted: every unfinished turn is recovered as the seed says. */
     record Restarted() implements Input {}
 
+    /**
+     * The thread's Binding was removed while the service runs (Kubernetes watch mode): there is no agent to call any
+     * more, so every unfinished turn ends now with a notice saying why, instead of retrying for its whole window.
+     */
+    record BindingRemoved() implements Input {}
+
     /** The card was fetched and read. */
     record CardFetched(long gen, AgentCard card) implements Result {}
 

@@ -30,6 +30,8 @@ public final class Notices {
     public static final String QUESTION_UNSHOWABLE = "The agent asked for input that cannot be shown here; its task was cancelled.";
     public static final String QUESTION_TIMED_OUT = "The question was not answered in time; the agent's task was cancelled.";
     public static final String NO_SIGN_OF_LIFE = "The agent showed no sign of life for too long; its task was cancelled.";
+    public static final String BINDING_REMOVED =
+            "This channel's Binding was removed from Switchboard's configuration; this message was stopped.";
     public static final String CANCEL_FAILED = "The agent's task could not be cancelled; it may still be running.";
 
     /** The failed-task notice with its category, when one was recognised. */

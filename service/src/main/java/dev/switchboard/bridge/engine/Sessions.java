@@ -53,6 +53,32 @@ final class Sessions {
     }
 
     /** Removes finished turns and starts the next queued one (B7: one task per context at a time). */
+    /**
+     * The Binding is gone: each unfinished turn, the active one and those queued behind it, ends with
+     * {@link Notices#BINDING_REMOVED}: failed when the agent had taken it (a task), not delivered otherwise. The
+     * agent's task cannot be cancelled: nothing says where the agent is any more.
+     */
+    static void bindingRemoved(Step s) {
+        if (s.session().turns().isEmpty()) {
+            return;
+        }
+        if (s.session().active().isPresent()) {
+            s.emit(new Effect.CloseStream());
+        }
+        while (!s.session().turns().isEmpty()) {
+            if (s.turn().phase() != Phase.DONE) {
+                s.notice(Notices.BINDING_REMOVED);
+                if (s.turn().taskId() != null) {
+                    s.done(Outcome.FAILED, TurnView.FAILED);
+                } else {
+                    s.done(Outcome.NOT_DELIVERED, TurnView.NOT_DELIVERED);
+                }
+            }
+            // dropped one by one, so that no queued turn begins
+            s.session(x -> x.withTurns(x.turns().subList(1, x.turns().size())));
+        }
+    }
+
     static void finishDoneTurns(Step s) {
         List<Turn> turns = s.session().turns();
         List<Turn> left = turns.stream().filter(t -> t.phase() != Phase.DONE).toList();

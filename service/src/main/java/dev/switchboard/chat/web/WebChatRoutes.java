@@ -66,8 +66,8 @@ public final class WebChatRoutes {
     /** anonymous callers are the default user: a loopback-only server, or one the operator declared insecure */
     private final boolean open;
     private final Clock clock;
-    /** channel → binding, for the web platform */
-    private final Map<String, Binding> channels = new LinkedHashMap<>();
+    /** the Bindings in force, read at each request: the Kubernetes watch changes them while the service runs */
+    private final java.util.function.Supplier<List<Binding>> bindings;
     private final java.util.function.Function<String, String> descriptions;
     /** messageId → the thread a new-thread POST is opening for it, while it is being accepted */
     private final java.util.concurrent.ConcurrentHashMap<String, Future<Opened>> opening =
@@ -83,7 +83,8 @@ public final class WebChatRoutes {
     public record Server(String host, String publicUrl, boolean insecure) {}
 
     public WebChatRoutes(Vertx vertx, ChatStore store, WebChatPlatform platform, SessionDriver driver,
-            List<Binding> bindings, java.util.function.Function<String, String> descriptions, WebChatSettings settings,
+            java.util.function.Supplier<List<Binding>> bindings, java.util.function.Function<String, String> descriptions,
+            WebChatSettings settings,
             Server server, CallerAuth callers, Clock clock) {
         this.vertx = vertx;
         this.store = store;
@@ -94,11 +95,18 @@ public final class WebChatRoutes {
         this.own = new OwnOrigin(server.publicUrl(), server.host());
         this.clock = clock;
         this.descriptions = descriptions;
-        for (Binding b : bindings) {
+        this.bindings = bindings;
+    }
+
+    /** channel → binding, for the web platform, as the Bindings are now */
+    private Map<String, Binding> channels() {
+        Map<String, Binding> channels = new LinkedHashMap<>();
+        for (Binding b : bindings.get()) {
             if (WebChatPlatform.NAME.equals(b.platform())) {
                 b.channels().forEach(c -> channels.put(c, b));
             }
         }
+        return channels;
     }
 
     public void mount(Router router) {
@@ -193,7 +201,7 @@ public final class WebChatRoutes {
 
     private void channels(RoutingContext ctx) {
         ArrayNode list = JSON.createArrayNode();
-        channels.forEach((name, b) -> {
+        channels().forEach((name, b) -> {
             ObjectNode c = list.addObject();
             c.put("name", name);
             c.put("agent", b.backendRef());
@@ -206,7 +214,7 @@ public final class WebChatRoutes {
 
     private void threads(RoutingContext ctx) {
         String channel = ctx.pathParam("channel");
-        if (!channels.containsKey(channel)) {
+        if (!channels().containsKey(channel)) {
             error(ctx.response(), 404, "no such channel: " + channel, "channel");
             return;
         }
@@ -221,7 +229,7 @@ public final class WebChatRoutes {
 
     private void newThread(RoutingContext ctx) {
         String channel = ctx.pathParam("channel");
-        Binding binding = channels.get(channel);
+        Binding binding = channels().get(channel);
         if (binding == null) {
             error(ctx.response(), 404, "no such channel: " + channel, "channel");
             return;

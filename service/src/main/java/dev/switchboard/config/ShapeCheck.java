@@ -1,15 +1,14 @@
-package dev.switchboard.config.schema;
+package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.config.Durations;
-import dev.switchboard.config.schema.FieldSchema.Flag;
-import dev.switchboard.config.schema.FieldSchema.Obj;
-import dev.switchboard.config.schema.FieldSchema.ObjectList;
-import dev.switchboard.config.schema.FieldSchema.Span;
-import dev.switchboard.config.schema.FieldSchema.Text;
-import dev.switchboard.config.schema.FieldSchema.TextList;
-import dev.switchboard.config.schema.FieldSchema.TextMap;
-import dev.switchboard.config.schema.FieldSchema.WholeNumber;
+import dev.switchboard.config.FieldSchema.Flag;
+import dev.switchboard.config.FieldSchema.Obj;
+import dev.switchboard.config.FieldSchema.ObjectList;
+import dev.switchboard.config.FieldSchema.Span;
+import dev.switchboard.config.FieldSchema.Text;
+import dev.switchboard.config.FieldSchema.TextList;
+import dev.switchboard.config.FieldSchema.TextMap;
+import dev.switchboard.config.FieldSchema.WholeNumber;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;

@@ -1,17 +1,17 @@
-package dev.switchboard.config.schema;
+package dev.switchboard.config;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import dev.switchboard.config.schema.FieldSchema.Flag;
-import dev.switchboard.config.schema.FieldSchema.Obj;
-import dev.switchboard.config.schema.FieldSchema.ObjectList;
-import dev.switchboard.config.schema.FieldSchema.Span;
-import dev.switchboard.config.schema.FieldSchema.Text;
-import dev.switchboard.config.schema.FieldSchema.TextList;
-import dev.switchboard.config.schema.FieldSchema.TextMap;
-import dev.switchboard.config.schema.FieldSchema.WholeNumber;
+import dev.switchboard.config.FieldSchema.Flag;
+import dev.switchboard.config.FieldSchema.Obj;
+import dev.switchboard.config.FieldSchema.ObjectList;
+import dev.switchboard.config.FieldSchema.Span;
+import dev.switchboard.config.FieldSchema.Text;
+import dev.switchboard.config.FieldSchema.TextList;
+import dev.switchboard.config.FieldSchema.TextMap;
+import dev.switchboard.config.FieldSchema.WholeNumber;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -52,7 +52,7 @@ public final class CrdGenerator {
 
     public static String yaml(ResourceKind kind) {
         try {
-            return "# Generated from dev.switchboard.config.schema.ResourceSchemas: do not edit. Regenerate with\n# "
+            return "# Generated from dev.switchboard.config.ResourceSchemas: do not edit. Regenerate with\n# "
                     + REGENERATE + "\n" + YAML.writeValueAsString(crd(kind));
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
@@ -205,7 +205,7 @@ public final class CrdGenerator {
                 "properties", map(
                         "type", map("type", "string", "description", "The condition's type; Switchboard writes Ready."),
                         "status", map("type", "string", "enum", List.of("True", "False", "Unknown")),
-                        "reason", map("type", "string", "description", "A CamelCase reason, e.g. Applied or InvalidConfig."),
+                        "reason", map("type", "string", "description", "A CamelCase reason, Applied, InvalidSpec, BackendNotFound, BindingNotFound, SlackAppNotFound, SecretNotFound, InvalidReference or RestartRequired."),
                         "message", map("type", "string", "description", "What a person can act on, e.g. the config error."),
                         "lastTransitionTime", map("type", "string", "format", "date-time"),
                         "observedGeneration", map("type", "integer", "format", "int64", "minimum", 0)));

@@ -1,4 +1,4 @@
-package dev.switchboard.config.schema;
+package dev.switchboard.config;
 
 import java.util.LinkedHashMap;
 import java.util.List;

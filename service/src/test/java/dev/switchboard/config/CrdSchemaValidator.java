@@ -1,4 +1,4 @@
-package dev.switchboard.config.schema;
+package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,17 +1,13 @@
-package dev.switchboard.config.schema;
+package dev.switchboard.config;
 
-import dev.switchboard.config.AgentBackendSpec;
-import dev.switchboard.config.BindingSpec;
-import dev.switchboard.config.Durations;
-import dev.switchboard.config.SlackAppSpec;
-import dev.switchboard.config.schema.FieldSchema.Flag;
-import dev.switchboard.config.schema.FieldSchema.Obj;
-import dev.switchboard.config.schema.FieldSchema.ObjectList;
-import dev.switchboard.config.schema.FieldSchema.Span;
-import dev.switchboard.config.schema.FieldSchema.Text;
-import dev.switchboard.config.schema.FieldSchema.TextList;
-import dev.switchboard.config.schema.FieldSchema.TextMap;
-import dev.switchboard.config.schema.FieldSchema.WholeNumber;
+import dev.switchboard.config.FieldSchema.Flag;
+import dev.switchboard.config.FieldSchema.Obj;
+import dev.switchboard.config.FieldSchema.ObjectList;
+import dev.switchboard.config.FieldSchema.Span;
+import dev.switchboard.config.FieldSchema.Text;
+import dev.switchboard.config.FieldSchema.TextList;
+import dev.switchboard.config.FieldSchema.TextMap;
+import dev.switchboard.config.FieldSchema.WholeNumber;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.trigger.TriggerFormat;
 import dev.switchboard.trigger.TriggerSettings;

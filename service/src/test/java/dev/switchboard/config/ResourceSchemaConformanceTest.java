@@ -1,4 +1,4 @@
-package dev.switchboard.config.schema;
+package dev.switchboard.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,14 +13,14 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.switchboard.config.ConfigException;
 import dev.switchboard.config.ConfigLoader;
-import dev.switchboard.config.schema.FieldSchema.Flag;
-import dev.switchboard.config.schema.FieldSchema.Obj;
-import dev.switchboard.config.schema.FieldSchema.ObjectList;
-import dev.switchboard.config.schema.FieldSchema.Span;
-import dev.switchboard.config.schema.FieldSchema.Text;
-import dev.switchboard.config.schema.FieldSchema.TextList;
-import dev.switchboard.config.schema.FieldSchema.TextMap;
-import dev.switchboard.config.schema.FieldSchema.WholeNumber;
+import dev.switchboard.config.FieldSchema.Flag;
+import dev.switchboard.config.FieldSchema.Obj;
+import dev.switchboard.config.FieldSchema.ObjectList;
+import dev.switchboard.config.FieldSchema.Span;
+import dev.switchboard.config.FieldSchema.Text;
+import dev.switchboard.config.FieldSchema.TextList;
+import dev.switchboard.config.FieldSchema.TextMap;
+import dev.switchboard.config.FieldSchema.WholeNumber;
 import dev.switchboard.registry.AgentLimits;
 import java.io.IOException;
 import java.util.ArrayList;

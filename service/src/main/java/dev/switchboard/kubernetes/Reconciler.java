@@ -1,0 +1,206 @@
+package dev.switchboard.kubernetes;
+
+import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.config.BindingSpec;
+import dev.switchboard.config.BridgeSettings;
+import dev.switchboard.config.ConfigDocument;
+import dev.switchboard.config.ConfigException;
+import dev.switchboard.config.ConfigLoader;
+import dev.switchboard.config.ServerSpec;
+import dev.switchboard.config.SlackAppSpec;
+import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.config.TriggerSpec;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns what the API server holds into the configuration in force and a Ready condition per resource, with the
+ * file loader's own validation ({@link ConfigLoader#document} per resource, {@link ConfigLoader#crossReferences}
+ * on the snapshot). Not thread-safe: the watch calls it from its one reconcile thread.
+ *
+ * <p>Decisions: a resource whose new version fails validation keeps its last valid version in force, and its
+ * status says so (a typo in a kubectl apply does not take an agent away); one that was never valid is not in force.
+ * A resource whose references do not resolve is not in force (what it points at is not there), and what points at
+ * it is checked again without it. SlackApps, Triggers and slack Bindings are read at the first sync only: their
+ * Slack connections and routes are built once at start; a later change says RestartRequired.
+ */
+final class Reconciler {
+
+    private static final Pattern MISSING = Pattern.compile("no (AgentBackend|Binding|SlackApp) named '([^']+)'");
+
+    /** the configuration in force, and each resource's condition */
+    record Outcome(SwitchboardConfig live, Map<WatchedResource.Key, Condition> conditions) {}
+
+    private record Good(long generation, ConfigDocument document) {}
+
+    private final ServerSpec server;
+    private final BridgeSettings bridge;
+    private final Map<WatchedResource.Key, Good> lastGood = new HashMap<>();
+    /** SlackApps, Triggers and slack Bindings as they were at the first sync, with the secrets of then */
+    private SwitchboardConfig started;
+
+    Reconciler(ServerSpec server, BridgeSettings bridge) {
+        this.server = server;
+        this.bridge = bridge;
+    }
+
+    Outcome reconcile(List<WatchedResource> resources, Map<String, Map<String, String>> secrets) {
+        Map<WatchedResource.Key, Condition> conditions = new LinkedHashMap<>();
+        Map<WatchedResource.Key, ConfigDocument> effective = new LinkedHashMap<>();
+        Map<WatchedResource.Key, WatchedResource> byKey = new HashMap<>();
+        List<WatchedResource> sorted = new ArrayList<>(resources);
+        // name order: which of two Bindings claiming one channel wins does not depend on the order of events
+        sorted.sort(Comparator.comparing(WatchedResource::kind).thenComparing(WatchedResource::name));
+        for (WatchedResource r : sorted) {
+            byKey.put(r.key(), r);
+            try {
+                ConfigDocument doc = ConfigLoader.document(r.body());
+                lastGood.put(r.key(), new Good(r.generation(), doc));
+                effective.put(r.key(), doc);
+            } catch (ConfigException e) {
+                Good good = lastGood.get(r.key());
+                if (good != null) {
+                    effective.put(r.key(), good.document());
+                    conditions.put(r.key(), Condition.notReady("InvalidSpec", e.getMessage()
+                            + " (generation " + r.generation() + " is not applied; generation " + good.generation()
+                            + ", the last valid one, stays in force)", r.generation()));
+                } else {
+                    conditions.put(r.key(), Condition.notReady("InvalidSpec", e.getMessage(), r.generation()));
+                }
+            }
+        }
+        lastGood.keySet().retainAll(byKey.keySet());
+        // references: drop what does not resolve, then check again what pointed at it
+        while (true) {
+            List<ConfigDocument.Problem> problems = ConfigLoader.crossReferences(snapshot(effective, secrets)).stream()
+                    .filter(p -> !p.kind().equals("Server")) // the file's Server was checked with the file
+                    .toList();
+            if (problems.isEmpty()) {
+                break;
+            }
+            for (ConfigDocument.Problem p : problems) {
+                WatchedResource.Key key = new WatchedResource.Key(p.kind(), p.name());
+                if (effective.remove(key) != null) {
+                    WatchedResource r = byKey.get(key);
+                    conditions.putIfAbsent(key, Condition.notReady(reason(p.detail()), explain(p.detail(), byKey),
+                            r.generation()));
+                }
+            }
+        }
+        SwitchboardConfig now = snapshot(effective, secrets);
+        if (started == null) {
+            started = now;
+        }
+        for (WatchedResource r : sorted) {
+            if (conditions.containsKey(r.key())) {
+                continue;
+            }
+            ConfigDocument doc = effective.get(r.key());
+            if (readOnceAtStart(doc) && !runningSinceStart(doc, now)) {
+                conditions.put(r.key(), Condition.notReady("RestartRequired", r.kind() + "s"
+                        + (r.kind().equals("Binding") ? " of the slack platform" : "")
+                        + " are read once, at start, with their Secrets: this version is not running; restart "
+                        + "Switchboard to apply it (kubectl rollout restart)", r.generation()));
+            } else {
+                conditions.put(r.key(), Condition.applied(r.generation()));
+            }
+        }
+        return new Outcome(live(now, secrets), conditions);
+    }
+
+    /** The configuration the app runs: agents and web Bindings as now; Slack and Triggers as at start. */
+    private SwitchboardConfig live(SwitchboardConfig now, Map<String, Map<String, String>> secrets) {
+        List<BindingSpec> bindings = new ArrayList<>();
+        now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(bindings::add);
+        started.bindings().stream().filter(b -> b.platform().equals("slack")).forEach(bindings::add);
+        Map<String, Map<String, String>> allSecrets = new HashMap<>(started.secrets());
+        allSecrets.putAll(secrets);
+        // a slack Binding kept from start whose Secret is gone keeps the token it started with
+        for (BindingSpec b : bindings) {
+            if (b.tokenSecretRef() != null && now.secret(b.tokenSecretRef()).isEmpty()) {
+                allSecrets.put(b.tokenSecretRef().name(), started.secrets().get(b.tokenSecretRef().name()));
+            }
+        }
+        return new SwitchboardConfig(server, now.backends(), List.copyOf(bindings), Map.copyOf(allSecrets), bridge,
+                started.slackApps(), started.triggers());
+    }
+
+    private static boolean readOnceAtStart(ConfigDocument doc) {
+        return doc instanceof ConfigDocument.SlackApp || doc instanceof ConfigDocument.Trigger
+                || doc instanceof ConfigDocument.BindingDoc b && b.spec().platform().equals("slack");
+    }
+
+    /** The same spec as at start, and the same values in the Secrets it names (a rotated token needs a restart too). */
+    private boolean runningSinceStart(ConfigDocument doc, SwitchboardConfig now) {
+        if (doc instanceof ConfigDocument.SlackApp a) {
+            return started.slackApps().contains(a.spec())
+                    && sameSecrets(now, a.spec().botToken(), a.spec().signingSecret(), a.spec().appToken());
+        }
+        if (doc instanceof ConfigDocument.Trigger t) {
+            return started.triggers().contains(t.spec()) && sameSecrets(now, t.spec().tokenSecretRef());
+        }
+        return doc instanceof ConfigDocument.BindingDoc b && started.bindings().contains(b.spec());
+    }
+
+    private boolean sameSecrets(SwitchboardConfig now, dev.switchboard.config.SecretRef... refs) {
+        for (dev.switchboard.config.SecretRef ref : refs) {
+            if (ref != null && !started.secret(ref).equals(now.secret(ref))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private SwitchboardConfig snapshot(Map<WatchedResource.Key, ConfigDocument> docs,
+            Map<String, Map<String, String>> secrets) {
+        List<AgentBackendSpec> backends = new ArrayList<>();
+        List<BindingSpec> bindings = new ArrayList<>();
+        List<SlackAppSpec> apps = new ArrayList<>();
+        List<TriggerSpec> triggers = new ArrayList<>();
+        for (ConfigDocument d : docs.values()) {
+            if (d instanceof ConfigDocument.Backend b) {
+                backends.add(b.spec());
+            } else if (d instanceof ConfigDocument.BindingDoc b) {
+                bindings.add(b.spec());
+            } else if (d instanceof ConfigDocument.SlackApp a) {
+                apps.add(a.spec());
+            } else if (d instanceof ConfigDocument.Trigger t) {
+                triggers.add(t.spec());
+            }
+        }
+        return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge,
+                List.copyOf(apps), List.copyOf(triggers));
+    }
+
+    private static String reason(String detail) {
+        if (detail.contains("no Secret named") || detail.contains("' has no key '")) {
+            return "SecretNotFound";
+        }
+        if (detail.contains("no AgentBackend named")) {
+            return "BackendNotFound";
+        }
+        if (detail.contains("no Binding named")) {
+            return "BindingNotFound";
+        }
+        if (detail.contains("no SlackApp named")) {
+            return "SlackAppNotFound";
+        }
+        return "InvalidReference";
+    }
+
+    /** "no AgentBackend named 'x'" when x exists but is not in force says so: the fix is in x's status. */
+    private static String explain(String detail, Map<WatchedResource.Key, WatchedResource> present) {
+        Matcher m = MISSING.matcher(detail);
+        if (m.find() && present.containsKey(new WatchedResource.Key(m.group(1), m.group(2)))) {
+            return detail + " that is in force (" + m.group(1) + " '" + m.group(2)
+                    + "' exists but is not Ready: see its status)";
+        }
+        return detail;
+    }
+}

@@ -1,0 +1,96 @@
+package dev.switchboard.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.switchboard.cli.WatchMode;
+import dev.switchboard.gateway.support.Reply;
+import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testkit.TestAgent;
+import dev.switchboard.testkit.TestAgentOptions;
+import io.vertx.core.Vertx;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Watch mode, readiness: /readyz answers 503 naming "kubernetes first sync" until the first reconcile is applied to
+ * the running app and its statuses are written; no status is written before the app runs what it says.
+ */
+class FirstSyncGatesReadinessTest {
+
+    @TempDir
+    Path dir;
+
+    Vertx vertx;
+    Cluster cluster;
+    TestAgent agent;
+
+    @BeforeEach
+    void start() {
+        vertx = Vertx.vertx();
+        agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
+        cluster = new Cluster();
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+        agent.close().await();
+        vertx.close().await();
+    }
+
+    @Test
+    void readyzWaitsForTheFirstSyncAndThenEveryResourceHasItsStatus() {
+        cluster.apply("""
+                apiVersion: switchboard.dev/v1
+                kind: AgentBackend
+                metadata: {name: echo}
+                spec:
+                  url: %s
+                """.formatted(agent.url()));
+        cluster.apply("""
+                apiVersion: switchboard.dev/v1
+                kind: AgentBackend
+                metadata: {name: broken}
+                spec: {url: nowhere}
+                """);
+        WatchMode.Running running = cluster.startNotFollowing(vertx, dir);
+        try (TestHttp http = new TestHttp(vertx, running.app().baseUrl())) {
+            Reply waiting = http.get("/readyz");
+            assertThat(waiting.status()).isEqualTo(503);
+            assertThat(waiting.json().path("status").asText()).isEqualTo("NOT_READY");
+            assertThat(waiting.json().path("pending").toString()).contains(WatchMode.FIRST_SYNC);
+            assertThat(cluster.ready("AgentBackend", "echo").isMissingNode()).as("no status before the app runs it").isTrue();
+            assertThat(http.get("/healthz").status()).isEqualTo(200);
+
+            running.follow();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).alias("/readyz 200")
+                    .until(() -> http.get("/readyz").status() == 200);
+            // ready means written: no waiting for the statuses
+            assertThat(cluster.ready("AgentBackend", "echo").path("status").asText()).isEqualTo("True");
+            assertThat(cluster.ready("AgentBackend", "broken").path("status").asText()).isEqualTo("False");
+        }
+    }
+
+    @Test
+    void anApiServerWithoutTheCrdsStopsTheStartNamingWhatToInstall() {
+        // not in CRUD mode and with no expectations: every path answers 404, as for resources the server does not know
+        io.fabric8.kubernetes.client.server.mock.KubernetesMockServer bare =
+                new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
+        bare.init();
+        try (var client = bare.createClient()) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> WatchMode.start(vertx, Cluster.serverFile(dir), client,
+                            "agents", Duration.ofSeconds(60)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("cannot list ")
+                    .hasMessageContaining(".switchboard.dev in namespace agents: the API server does not know them "
+                            + "(HTTP 404): is the CRD installed (deploy/crds)?");
+        } finally {
+            bare.destroy();
+        }
+    }
+}
