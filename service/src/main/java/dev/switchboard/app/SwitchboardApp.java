@@ -315,8 +315,9 @@ public final class SwitchboardApp {
     /**
      * Puts a new configuration of agents and Bindings in force without a restart (Kubernetes watch mode): agents
      * added, changed (URL, headers, token: the next call uses them, and their cards are fetched again) and removed
-     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}). The Server, the
-     * SlackApps and the Triggers stay as they were at start. Safe from any thread but the event loop (the registry
+     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}), the slack ones too (the
+     * Slack intake maps a channel to its Binding at each event; a slack Binding must name a SlackApp running since
+     * start). The Server, the SlackApps and the Triggers stay as they were at start. Safe from any thread but the event loop (the registry
      * writes to the store).
      */
     public synchronized void apply(SwitchboardConfig live) {
@@ -341,7 +342,9 @@ public final class SwitchboardApp {
                 changed = true;
             }
         }
-        bridge.driver().bindingsRemoved(bindings.replace(Bindings.of(live, registry)));
+        java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
+        slack.bindings(bindings.specs());
+        bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();
         }
