@@ -27,10 +27,10 @@ import java.util.regex.Pattern;
  * <p>Decisions: a resource whose new version fails validation keeps its last valid version in force, and its
  * status says so (a typo in a kubectl apply does not take an agent away); one that was never valid is not in force.
  * A resource whose references do not resolve is not in force (what it points at is not there), and what points at
- * it is checked again without it. SlackApps and Triggers are read at the first sync only: their Slack connections
- * and routes are built once at start; a later change says RestartRequired. Bindings of the slack platform are live
- * like the others, on the SlackApps running since start: one naming a SlackApp that is not running (added or
- * renamed after start) says RestartRequired, and the version it replaced, if any, stays in force.
+ * it is checked again without it. SlackApps are read at the first sync only: their Slack connections are built once
+ * at start; a later change says RestartRequired. Bindings of the slack platform are live like the others, on the
+ * SlackApps running since start: one naming a SlackApp that is not running (added or renamed after start) says
+ * RestartRequired, and the version it replaced, if any, stays in force. Triggers are live, on the Bindings in force.
  */
 final class Reconciler {
 
@@ -44,7 +44,7 @@ final class Reconciler {
     private final ServerSpec server;
     private final BridgeSettings bridge;
     private final Map<WatchedResource.Key, Good> lastGood = new HashMap<>();
-    /** SlackApps and Triggers as they were at the first sync, with the secrets of then */
+    /** SlackApps as they were at the first sync, with the secrets of then */
     private SwitchboardConfig started;
     /** the slack Bindings in force, by name: what stays when a new version names a SlackApp not running */
     private final Map<String, BindingSpec> slackInForce = new HashMap<>();
@@ -102,6 +102,20 @@ final class Reconciler {
             started = now;
         }
         Map<String, String> notRunning = slackBindings(now);
+        java.util.Set<String> bindingsInForce = new java.util.HashSet<>(slackInForce.keySet());
+        now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(b -> bindingsInForce.add(b.name()));
+        List<TriggerSpec> triggers = new ArrayList<>();
+        for (TriggerSpec t : now.triggers()) {
+            if (bindingsInForce.contains(t.bindingRef())) {
+                triggers.add(t);
+            } else {
+                // its Binding is there but not running (a slack one on a SlackApp created after start)
+                WatchedResource.Key key = new WatchedResource.Key("Trigger", t.name());
+                conditions.putIfAbsent(key, Condition.notReady("BindingNotFound", explain(
+                        "spec.bindingRef.name: no Binding named '" + t.bindingRef() + "'", byKey),
+                        byKey.get(key).generation()));
+            }
+        }
         for (WatchedResource r : sorted) {
             if (conditions.containsKey(r.key())) {
                 continue;
@@ -117,7 +131,7 @@ final class Reconciler {
                 conditions.put(r.key(), Condition.applied(r.generation()));
             }
         }
-        return new Outcome(live(now, secrets), conditions);
+        return new Outcome(live(now, secrets, triggers), conditions);
     }
 
     /**
@@ -154,19 +168,23 @@ final class Reconciler {
         return notRunning;
     }
 
-    /** The configuration the app runs: agents and Bindings as now (slack ones on running apps); Slack and Triggers as at start. */
-    private SwitchboardConfig live(SwitchboardConfig now, Map<String, Map<String, String>> secrets) {
+    /**
+     * The configuration the app runs: agents, Bindings (slack ones on running apps) and Triggers (on those) as now;
+     * SlackApps as at start.
+     */
+    private SwitchboardConfig live(SwitchboardConfig now, Map<String, Map<String, String>> secrets,
+            List<TriggerSpec> triggers) {
         List<BindingSpec> bindings = new ArrayList<>();
         now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(bindings::add);
         bindings.addAll(slackInForce.values());
         Map<String, Map<String, String>> allSecrets = new HashMap<>(started.secrets());
         allSecrets.putAll(secrets);
         return new SwitchboardConfig(server, now.backends(), List.copyOf(bindings), Map.copyOf(allSecrets), bridge,
-                started.slackApps(), started.triggers());
+                started.slackApps(), List.copyOf(triggers));
     }
 
     private static boolean readOnceAtStart(ConfigDocument doc) {
-        return doc instanceof ConfigDocument.SlackApp || doc instanceof ConfigDocument.Trigger;
+        return doc instanceof ConfigDocument.SlackApp;
     }
 
     /** The same spec as at start, and the same values in the Secrets it names (a rotated token needs a restart too). */
@@ -174,9 +192,6 @@ final class Reconciler {
         if (doc instanceof ConfigDocument.SlackApp a) {
             return started.slackApps().contains(a.spec())
                     && sameSecrets(now, a.spec().botToken(), a.spec().signingSecret(), a.spec().appToken());
-        }
-        if (doc instanceof ConfigDocument.Trigger t) {
-            return started.triggers().contains(t.spec()) && sameSecrets(now, t.spec().tokenSecretRef());
         }
         return true;
     }

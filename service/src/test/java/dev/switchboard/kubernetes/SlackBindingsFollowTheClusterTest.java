@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Watch mode, Bindings of the slack platform, on the SlackApp running since start and a fake Slack: a Binding created
  * in the cluster makes a mention in its channel a turn; moved to another channel, the old one is ignored and the new
  * one answered; deleted, a turn still running ends with the notice saying why. One naming a SlackApp that is not
- * running says a restart is needed, and binds nothing.
+ * running says a restart is needed, and binds nothing (a Trigger on it is not in force either).
  */
 class SlackBindingsFollowTheClusterTest {
 
@@ -118,6 +118,20 @@ class SlackBindingsFollowTheClusterTest {
         assertThat(c.path("reason").asText()).isEqualTo("RestartRequired");
         assertThat(c.path("message").asText()).contains("SlackApp 'late' is not running").contains("restart Switchboard");
         assertThat(cluster.awaitReady("SlackApp", "late", "False").path("reason").asText()).isEqualTo("RestartRequired");
+        // a Trigger on that Binding is not in force either: the Binding it names does not run
+        cluster.secret("alerts", "token", "a-trigger-token-0123456");
+        cluster.apply("""
+                apiVersion: switchboard.dev/v1
+                kind: Trigger
+                metadata: {name: alerts}
+                spec:
+                  bindingRef: {name: ops}
+                  format: generic
+                  tokenSecretRef: {name: alerts, key: token}
+                """);
+        JsonNode trigger = cluster.awaitReady("Trigger", "alerts", "False");
+        assertThat(trigger.path("reason").asText()).isEqualTo("BindingNotFound");
+        assertThat(trigger.path("message").asText()).contains("Binding 'ops' exists but is not Ready");
         cluster.apply(binding("other", "absent", SECOND));
         assertThat(cluster.awaitReady("Binding", "other", "False").path("reason").asText()).isEqualTo("SlackAppNotFound");
 
