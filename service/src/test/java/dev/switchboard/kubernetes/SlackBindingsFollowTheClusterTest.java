@@ -145,6 +145,32 @@ class SlackBindingsFollowTheClusterTest {
         assertThat(sends()).hasSize(1);
     }
 
+    @Test
+    void aSlackBindingMovedToASlackAppNotRunningKeepsItsVersionInForceAndOneOnADeletedAppBindsNothing() {
+        cluster.apply(binding("ops", "main", FIRST));
+        cluster.awaitReady("Binding", "ops", "True");
+        cluster.apply(slackApp("late"));
+        cluster.apply(binding("ops", "late", SECOND));
+        JsonNode c = cluster.awaitReady("Binding", "ops", "False");
+        assertThat(c.path("reason").asText()).isEqualTo("RestartRequired");
+        assertThat(c.path("message").asText()).contains("the version naming SlackApp 'main' stays in force");
+        String kept = mention(FIRST, "still bound");
+        awaitBotReply(FIRST, kept, "still bound");
+
+        // the running SlackApp deleted: its connection runs until the restart, but no Binding names it any more
+        cluster.apply(binding("ops", "main", FIRST));
+        cluster.awaitReady("Binding", "ops", "True");
+        cluster.delete("SlackApp", "main");
+        assertThat(cluster.awaitReady("Binding", "ops", "False").path("reason").asText()).isEqualTo("SlackAppNotFound");
+        String ignored = mention(FIRST, "after the app was deleted");
+        cluster.apply(slackApp("main"));
+        cluster.awaitReady("Binding", "ops", "True");
+        String back = mention(FIRST, "the app is back");
+        awaitBotReply(FIRST, back, "the app is back");
+        assertThat(slack.thread(FIRST, ignored)).noneMatch(SlackMessage::fromBot);
+        assertThat(sends()).hasSize(2);
+    }
+
     /** Ada mentions the bot in {@code channel}: the message is written and its event delivered, signed. */
     private String mention(String channel, String text) {
         String ts = slack.postAsUser(channel, null, ADA, "<@" + slack.options().botUserId() + "> " + text);
