@@ -74,6 +74,8 @@ public final class SwitchboardApp {
     /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
     private final Tracing tracing;
     private GatewayHandler gateway;
+    /** set when the routes are mounted; {@link #apply} replaces what it runs */
+    private volatile Triggers triggers;
     private SwitchboardServer server;
     private long expiryTimer = -1;
     /** SQLite: the lock that keeps a second Switchboard off the file; null on PostgreSQL. */
@@ -282,7 +284,8 @@ public final class SwitchboardApp {
                 auth, clock);
         web.mount(router);
         slack.mount(vertx, router);
-        new TriggerRoutes(vertx, TriggerApps.of(config, bindings.specs(), bridge, slack, clock)).mount(router);
+        triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
+        new TriggerRoutes(vertx, triggers).mount(router);
         // the page answers any GET the other routes did not take
         web.mountPage(router);
         RouterErrors.mountLast(router);
@@ -315,8 +318,10 @@ public final class SwitchboardApp {
     /**
      * Puts a new configuration of agents and Bindings in force without a restart (Kubernetes watch mode): agents
      * added, changed (URL, headers, token: the next call uses them, and their cards are fetched again) and removed
-     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}). The Server, the
-     * SlackApps and the Triggers stay as they were at start. Safe from any thread but the event loop (the registry
+     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}), the slack ones too (the
+     * Slack intake maps a channel to its Binding at each event; a slack Binding must name a SlackApp running since
+     * start); Triggers too (their token and Binding as now for the next request). The Server and the SlackApps stay as
+     * they were at start. Safe from any thread but the event loop (the registry
      * writes to the store).
      */
     public synchronized void apply(SwitchboardConfig live) {
@@ -341,7 +346,12 @@ public final class SwitchboardApp {
                 changed = true;
             }
         }
-        bridge.driver().bindingsRemoved(bindings.replace(Bindings.of(live, registry)));
+        java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
+        slack.bindings(bindings.specs());
+        if (triggers != null) {
+            triggers.replace(TriggerApps.settings(live), bindings.specs());
+        }
+        bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();
         }
