@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the service's packages pointing one way (DESIGN.md, Layout): {@code cli} → {@code app} → {@code config} →
  * features ({@code gateway}, {@code bridge}, {@code chat/*}, {@code ops}) → {@code registry}, {@code store},
- * {@code client} → shared helpers ({@code auth}, {@code http}, {@code net}) → {@code protocol}. Reads every source
+ * {@code client} → shared helpers ({@code auth}, {@code http}, {@code net}, {@code log}) → {@code protocol}. Reads every source
  * file of {@code service/src/main/java}: its imports and any fully qualified name in its text count alike.
  *
  * <p>A new package needs a place in {@link #LAYERS}; a new edge inside one layer needs a line in
@@ -55,6 +55,8 @@ class PackageDirectionTest {
             Map.entry("auth", 2),
             Map.entry("http", 2),
             Map.entry("net", 2),
+            // the log's format and the ids (MDC) a line is about
+            Map.entry("log", 2),
             // OpenTelemetry's setup (off, or the SDK and its exporter): the gateway's and the bridge's spans use it
             Map.entry("tracing", 2),
             Map.entry("protocol", 1),

@@ -19,6 +19,7 @@ import dev.switchboard.gateway.UpstreamClients;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
+import dev.switchboard.ops.StandardMetrics;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.EgressPolicy;
@@ -31,8 +32,6 @@ import dev.switchboard.store.StoreLock;
 import dev.switchboard.trigger.TriggerRoutes;
 import dev.switchboard.trigger.Triggers;
 import dev.switchboard.tracing.Tracing;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -43,6 +42,7 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.Router;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,11 +73,14 @@ public final class SwitchboardApp {
     private final SlackPlatform slack;
     private final Egress egress;
     private final Readiness readiness;
+    private Duration shutdownGrace = dev.switchboard.config.HttpLimits.DEFAULT_SHUTDOWN_GRACE_PERIOD;
     /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
     private final Tracing tracing;
     /** The gateway's clients, one per event loop. */
     private final UpstreamClients upstream;
     private GatewayHandler gateway;
+    /** set when the routes are mounted; {@link #apply} replaces what it runs */
+    private volatile Triggers triggers;
     private SwitchboardServer server;
     private long expiryTimer = -1;
     /** SQLite: the lock that keeps a second Switchboard off the file; null on PostgreSQL. */
@@ -129,6 +132,8 @@ public final class SwitchboardApp {
      */
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness) {
         Readiness.Condition storeMigrated = readiness.pending("store migrated");
+        // the routes, the bridge and Slack are up: what the port serves before is only the probes and the metrics
+        Readiness.Condition started = readiness.pending("started");
         Clock clock = Clock.systemUTC();
         List<String> missing = Exposure.missing(config);
         if (!missing.isEmpty()) {
@@ -137,7 +142,14 @@ public final class SwitchboardApp {
             }
             LOG.warn(Exposure.describe(config.server(), missing));
         }
-        return vertx.executeBlocking(() -> {
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        StandardMetrics.register(meters);
+        // the port is bound while the store opens (both take a while, and the machine has other cores): /readyz
+        // answers 503 naming what is pending, and a port in use fails the start as soon as the store would
+        Starting starting = new Starting(vertx, readiness, meters);
+        Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle, starting::front,
+                config.server().host(), config.server().port(), config.server().http());
+        Future<Opened> opening = vertx.executeBlocking(() -> {
             // the PostgreSQL password, when the config names one: never logged, never in a message
             String storePassword = config.server().storePasswordSecretRef() == null ? null
                     : config.secret(config.server().storePasswordSecretRef()).orElse(null);
@@ -168,13 +180,42 @@ public final class SwitchboardApp {
                 }
                 throw e;
             }
-        }).compose(opened -> {
+        });
+        return Future.join(listening, opening).transform(both -> {
+            if (both.failed()) {
+                // what did start is closed again; the store's failure is the one told when both failed
+                Future<Void> closing = listening.succeeded() ? listening.result().close() : Future.succeededFuture();
+                if (opening.succeeded()) {
+                    closing = closing.eventually(() -> vertx.executeBlocking(() -> {
+                        opening.result().close();
+                        return null;
+                    }));
+                }
+                meters.close();
+                Throwable cause = opening.failed() ? opening.cause() : listening.cause();
+                return closing.transform(ignored -> Future.<SwitchboardApp>failedFuture(cause));
+            }
+            try {
+                storeMigrated.met();
+                return serve(vertx, config, clock, meters, starting, listening.result(), opening.result(), readiness,
+                        started);
+            } catch (RuntimeException e) {
+                return listening.result().close().eventually(() -> vertx.executeBlocking(() -> {
+                    opening.result().close();
+                    meters.close();
+                    return null;
+                })).transform(ignored -> Future.<SwitchboardApp>failedFuture(e));
+            }
+        });
+    }
+
+    /** The store is open and the port bound: builds the app over them and lets it take the requests. */
+    private static Future<SwitchboardApp> serve(Vertx vertx, SwitchboardConfig config, Clock clock,
+            PrometheusMeterRegistry meters, Starting starting, SwitchboardServer server, Opened opened,
+            Readiness readiness, Readiness.Condition started) {
+        {
             Database db = opened.database();
             AgentRegistry registry = opened.registry();
-            storeMigrated.met();
-            PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            new JvmMemoryMetrics().bindTo(meters);
-            new JvmThreadMetrics().bindTo(meters);
             HttpClientOptions clientOptions = new HttpClientOptions()
                     .setKeepAlive(true)
                     .setDecompressionSupported(false)
@@ -197,32 +238,41 @@ public final class SwitchboardApp {
             SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
                     webChat, slack, egress, readiness, tracing, upstream);
             app.storeLock = opened.lock();
+            app.shutdownGrace = config.server().http().shutdownGracePeriod();
             config.backends().forEach(b -> app.configuredAgents.add(b.name()));
             if (registry.shared()) {
                 // another replica's registration, change or removal reaches this one's view (and card cache) at once
                 registry.onChanged(cards::forget);
                 app.registryNotifications = RegistryNotifications.start(db, registry);
             }
+            app.server = server;
             app.mountRoutes(config, clock);
-            return SwitchboardServer.start(vertx, router, app.gateway::tryHandle, config.server().host(),
-                            config.server().port(), config.server().http())
-                    .compose(server -> {
-                        app.server = server;
-                        app.startExpiry(clock);
-                        return bridge.start().map(resumed -> {
-                            if (resumed > 0) {
-                                LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
-                            }
-                            slack.start();
-                            return app;
-                        });
-                    })
-                    .onFailure(e -> app.closeResources());
-        });
+            starting.serve(router, app.gateway::tryHandle);
+            app.startExpiry(clock);
+            return bridge.start().map(resumed -> {
+                if (resumed > 0) {
+                    LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
+                }
+                slack.start();
+                started.met();
+                return app;
+            }).onFailure(e -> app.close());
+        }
     }
 
     /** What start-up opens on a worker thread before anything listens: the store and the registry over it. */
-    private record Opened(Database database, AgentRegistry registry, StoreLock lock) {}
+    private record Opened(Database database, AgentRegistry registry, StoreLock lock) {
+        /** Start-up failed elsewhere (the port): the store and its lock are let go. */
+        void close() {
+            try {
+                database.close();
+            } finally {
+                if (lock != null) {
+                    lock.close();
+                }
+            }
+        }
+    }
 
     private void mountRoutes(SwitchboardConfig config, Clock clock) {
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
@@ -255,7 +305,8 @@ public final class SwitchboardApp {
                 auth, clock);
         web.mount(router);
         slack.mount(vertx, router);
-        new TriggerRoutes(vertx, TriggerApps.of(config, bindings.specs(), bridge, slack, clock)).mount(router);
+        triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
+        new TriggerRoutes(vertx, triggers).mount(router);
         // the page answers any GET the other routes did not take
         web.mountPage(router);
         RouterErrors.mountLast(router);
@@ -288,8 +339,10 @@ public final class SwitchboardApp {
     /**
      * Puts a new configuration of agents and Bindings in force without a restart (Kubernetes watch mode): agents
      * added, changed (URL, headers, token: the next call uses them, and their cards are fetched again) and removed
-     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}). The Server, the
-     * SlackApps and the Triggers stay as they were at start. Safe from any thread but the event loop (the registry
+     * (their next gateway call is an unknown agent); Bindings likewise ({@link LiveBindings}), the slack ones too (the
+     * Slack intake maps a channel to its Binding at each event; a slack Binding must name a SlackApp running since
+     * start); Triggers too (their token and Binding as now for the next request). The Server and the SlackApps stay as
+     * they were at start. Safe from any thread but the event loop (the registry
      * writes to the store).
      */
     public synchronized void apply(SwitchboardConfig live) {
@@ -314,7 +367,12 @@ public final class SwitchboardApp {
                 changed = true;
             }
         }
-        bridge.driver().bindingsRemoved(bindings.replace(Bindings.of(live, registry)));
+        java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
+        slack.bindings(bindings.specs());
+        if (triggers != null) {
+            triggers.replace(TriggerApps.settings(live), bindings.specs());
+        }
+        bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();
         }
@@ -371,6 +429,21 @@ public final class SwitchboardApp {
     /** Invalidates cached cards after agents were added outside the registry API. */
     public void agentsChanged() {
         cards.invalidate();
+    }
+
+    /**
+     * SIGTERM: {@code /readyz} turns 503 at once, new requests are answered 503, the gateway calls and API writes in
+     * flight get up to {@code Server.spec.http.shutdownGracePeriod} to finish; then everything closes, the store last.
+     */
+    public Future<Void> shutdown() {
+        readiness.pending("shutting down");
+        Future<Void> drained = server == null ? Future.succeededFuture() : server.drain(shutdownGrace);
+        return drained.eventually(this::close);
+    }
+
+    /** The longest {@link #shutdown} waits for calls in flight before it closes their connections. */
+    public Duration shutdownGrace() {
+        return shutdownGrace;
     }
 
     public Future<Void> close() {

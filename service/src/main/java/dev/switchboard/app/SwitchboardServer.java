@@ -2,6 +2,7 @@ package dev.switchboard.app;
 
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.VerticleBase;
@@ -9,7 +10,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import dev.switchboard.config.HttpLimits;
-import io.vertx.ext.web.Router;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
@@ -28,12 +29,14 @@ public final class SwitchboardServer {
     private final List<String> deployments;
     private final String host;
     private final int port;
+    private final InFlight inFlight;
 
-    private SwitchboardServer(Vertx vertx, List<String> deployments, String host, int port) {
+    private SwitchboardServer(Vertx vertx, List<String> deployments, String host, int port, InFlight inFlight) {
         this.vertx = vertx;
         this.deployments = deployments;
         this.host = host;
         this.port = port;
+        this.inFlight = inFlight;
     }
 
     /**
@@ -41,50 +44,53 @@ public final class SwitchboardServer {
      * The front handler may take a request before the router (the gateway's hot path); it returns false
      * for requests it leaves to the router.
      */
-    public static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
+    public static Future<SwitchboardServer> start(Vertx vertx, Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front,
             String host, int port, HttpLimits limits) {
         return start(vertx, router, front, host, port, limits, Runtime.getRuntime().availableProcessors());
     }
 
-    private static Future<SwitchboardServer> start(Vertx vertx, Router router, Predicate<HttpServerRequest> front,
+    private static Future<SwitchboardServer> start(Vertx vertx, Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front,
             String host, int port, HttpLimits limits, int listeners) {
         AtomicInteger open = new AtomicInteger();
+        InFlight inFlight = new InFlight();
         List<String> deployments = new CopyOnWriteArrayList<>();
         Promise<Integer> bound = Promise.promise();
         // Vert.x shares a server between listeners by the port they ask for, not the one they get: for port 0
         // they all ask for the same negative port, Vert.x's key for "one random port, shared", unique per server
         int asked = port == 0 ? -RANDOM_PORT_KEYS.incrementAndGet() : port;
         // the first listener picks the port (when 0 was asked for); the others join it
-        return vertx.deployVerticle(new Listener(router, front, host, asked, bound, limits, open))
+        return vertx.deployVerticle(new Listener(router, front, host, asked, bound, limits, open, inFlight))
                 .compose(id -> {
                     deployments.add(id);
                     int actual = bound.future().result();
                     if (listeners <= 1) {
                         return Future.succeededFuture(actual);
                     }
-                    return vertx.deployVerticle(() -> new Listener(router, front, host, asked, Promise.promise(), limits, open),
+                    return vertx.deployVerticle(() -> new Listener(router, front, host, asked, Promise.promise(), limits, open, inFlight),
                                     new DeploymentOptions().setInstances(listeners - 1))
                             .map(more -> {
                                 deployments.add(more);
                                 return actual;
                             });
                 })
-                .map(actual -> new SwitchboardServer(vertx, deployments, host, actual));
+                .map(actual -> new SwitchboardServer(vertx, deployments, host, actual, inFlight));
     }
 
     /** One listener, on the event loop of its verticle. */
     private static final class Listener extends VerticleBase {
-        private final Router router;
+        private final Handler<HttpServerRequest> router;
         private final Predicate<HttpServerRequest> front;
         private final String host;
         private final int port;
         private final Promise<Integer> bound;
         private final HttpLimits limits;
         private final AtomicInteger open;
+        private final InFlight inFlight;
         private ConnectionGuard guard;
 
-        Listener(Router router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound,
-                HttpLimits limits, AtomicInteger open) {
+        Listener(Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound,
+                HttpLimits limits, AtomicInteger open, InFlight inFlight) {
+            this.inFlight = inFlight;
             this.router = router;
             this.front = front;
             this.host = host;
@@ -110,7 +116,13 @@ public final class SwitchboardServer {
                     .connectionHandler(guard::connected)
                     .requestHandler(request -> {
                         guard.request(request);
-                        if (!front.test(request)) {
+                        if (!inFlight.admit(request)) {
+                            return;
+                        }
+                        if (front.test(request)) {
+                            inFlight.track(request, true);
+                        } else {
+                            inFlight.track(request, false);
                             router.handle(request);
                         }
                     })
@@ -142,6 +154,14 @@ public final class SwitchboardServer {
             shown = "[" + shown + "]";
         }
         return "http://" + shown + ":" + port;
+    }
+
+    /**
+     * The first step of a shutdown: new requests are answered 503 from now on (the probes and the metrics still
+     * answer); completes when the gateway calls and API writes in flight have finished, or after {@code grace}.
+     */
+    public Future<Void> drain(Duration grace) {
+        return inFlight.drain(vertx, grace);
     }
 
     public Future<Void> close() {

@@ -21,8 +21,7 @@ final class TriggerApps {
 
     static Triggers of(SwitchboardConfig config, List<dev.switchboard.bridge.Binding> bindings, BridgeService bridge,
             SlackPlatform slack, Clock clock) {
-        List<TriggerSettings> settings = config.triggers().stream().map(t -> new TriggerSettings(t.name(), t.bindingRef(),
-                t.format(), config.secret(t.tokenSecretRef()).orElseThrow(), t.perMinute(), t.burst())).toList();
+        List<TriggerSettings> settings = settings(config);
         ChatStore store = bridge.store();
         ThreadOpener web = (binding, channel, id, title) -> {
             Instant now = clock.instant();
@@ -31,5 +30,11 @@ final class TriggerApps {
         ThreadOpener slackOpener = (binding, channel, id, title) -> slack.openThread(binding, channel, title);
         return new Triggers(settings, bindings, store, bridge.driver(),
                 Map.of(WebChatPlatform.NAME, web, SlackPlatform.NAME, slackOpener), clock);
+    }
+
+    /** The configuration's Triggers with their tokens. */
+    static List<TriggerSettings> settings(SwitchboardConfig config) {
+        return config.triggers().stream().map(t -> new TriggerSettings(t.name(), t.bindingRef(),
+                t.format(), config.secret(t.tokenSecretRef()).orElseThrow(), t.perMinute(), t.burst())).toList();
     }
 }

@@ -39,6 +39,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import dev.switchboard.log.LogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -422,7 +423,9 @@ public final class SessionDriver implements AutoCloseable {
             } catch (TurnRefused e) {
                 leases.refused(m.messageId(), e.getClass().getSimpleName(), e.getMessage());
             } catch (RuntimeException e) {
-                LOG.warn("bridge: a message forwarded to thread {} was not taken yet: {}", threadId, e.toString());
+                try (LogContext ids = ids(threadId)) {
+                    LOG.warn("bridge: a message forwarded to thread {} was not taken yet: {}", threadId, e.toString());
+                }
                 return;
             }
         }
@@ -455,7 +458,9 @@ public final class SessionDriver implements AutoCloseable {
         }
         try {
             for (String threadId : leases.renew()) {
-                LOG.info("bridge: replica {} lost the lease of thread {}", leases.replicaId(), threadId);
+                try (LogContext ids = LogContext.thread(threadId)) {
+                    LOG.info("bridge: replica {} lost the lease of thread {}", leases.replicaId(), threadId);
+                }
                 onLane(threadId, () -> {
                     forget(threadId);
                     return null;
@@ -490,8 +495,11 @@ public final class SessionDriver implements AutoCloseable {
                     break;
                 }
                 found++;
-                onLane(o.threadId(), () -> ownOrTake(o.threadId())).onFailure(e -> LOG.warn(
-                        "bridge: cannot take thread {} over: {}", o.threadId(), e.toString()));
+                onLane(o.threadId(), () -> ownOrTake(o.threadId())).onFailure(e -> {
+                    try (LogContext ids = LogContext.thread(o.threadId())) {
+                        LOG.warn("bridge: cannot take thread {} over: {}", o.threadId(), e.toString());
+                    }
+                });
             }
         } catch (RuntimeException e) {
             LOG.warn("bridge: cannot look for sessions to take over: {}", e.toString());
@@ -514,7 +522,9 @@ public final class SessionDriver implements AutoCloseable {
         forget(threadId); // whatever this replica held of it is older than the store
         Session stored = store.session(threadId).orElse(null);
         if (stored != null && !stored.idle()) {
-            LOG.info("bridge: replica {} takes over thread {}", leases.replicaId(), threadId);
+            try (LogContext ids = ids(threadId)) {
+                LOG.info("bridge: replica {} takes over thread {}", leases.replicaId(), threadId);
+            }
             step(threadId, new Input.Restarted());
         }
         drainInbox(threadId);
@@ -637,11 +647,28 @@ public final class SessionDriver implements AutoCloseable {
         onLane(threadId, () -> {
             step(threadId, input);
             return null;
-        }).onFailure(e -> LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(),
-                withCause(e)));
+        }).onFailure(e -> {
+            try (LogContext ids = ids(threadId)) {
+                LOG.error("bridge: session {} failed on {}: {}", threadId, input.getClass().getSimpleName(), withCause(e));
+            }
+        });
     }
 
     /** A failure with its root cause (a store failure wraps the database's words, which say what went wrong). */
+    /** The ids of a thread for its log lines: the thread, its binding and the binding's agent, when known. */
+    private LogContext ids(String threadId) {
+        LogContext ids = LogContext.thread(threadId);
+        ChatThread t = threads.get(threadId);
+        if (t != null) {
+            ids.and(LogContext.BINDING, t.binding());
+            BindingRuntime b = bindings.get(t.binding());
+            if (b != null) {
+                ids.and(LogContext.AGENT, b.spec().backendRef());
+            }
+        }
+        return ids;
+    }
+
     private static String withCause(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
@@ -685,7 +712,9 @@ public final class SessionDriver implements AutoCloseable {
                 changed = metrics.commit(() -> store.commitStep(threadId, t.session(), t.effects(), null, now,
                         saveSession));
             } catch (dev.switchboard.bridge.store.LeaseLost e) {
-                LOG.info("bridge: {}; the session leaves this replica", e.getMessage());
+                try (LogContext ids = ids(threadId)) {
+                    LOG.info("bridge: {}; the session leaves this replica", e.getMessage());
+                }
                 forget(threadId);
                 leases.release(threadId);
                 return;
@@ -759,6 +788,13 @@ public final class SessionDriver implements AutoCloseable {
                 metrics.turnFinished(binding, FINISHED.get(c.state()), start == null ? null : Duration.between(start, now));
                 before.turn(c.messageId()).or(() -> t.session().turn(c.messageId()))
                         .ifPresent(turn -> spans.finished(where(threadId), turn, c.state(), now));
+                if (c.state() != TurnView.COMPLETED) {
+                    // a turn that did not complete is what an operator looks for: which binding, agent, thread, turn
+                    try (LogContext ids = ids(threadId).and(LogContext.TURN, c.messageId())) {
+                        LOG.info("bridge: turn {} of thread {} ended {}", c.messageId(), threadId,
+                                c.state().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+                    }
+                }
             } else if (e instanceof Effect.SendStream s) {
                 t.session().turn(s.message().messageId()).filter(turn -> turn.sendAttempts() > 1)
                         .ifPresent(turn -> metrics.resend(binding));
@@ -788,7 +824,10 @@ public final class SessionDriver implements AutoCloseable {
             try {
                 runOne(threadId, t.session(), e);
             } catch (RuntimeException ex) {
-                LOG.error("bridge: effect {} of session {} failed: {}", e.getClass().getSimpleName(), threadId, ex.toString());
+                try (LogContext ids = ids(threadId)) {
+                    LOG.error("bridge: effect {} of session {} failed: {}", e.getClass().getSimpleName(), threadId,
+                            ex.toString());
+                }
             }
         }
     }

@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code switchboard demo}: zero-config start with built-in demo agents (O1). */
@@ -26,14 +27,18 @@ public final class DemoCommand implements Callable<Integer> {
             description = "The embedded store (default: ${DEFAULT-VALUE}).")
     String store;
 
+    @Mixin
+    LogOptions logs = new LogOptions();
+
     @Override
     public Integer call() throws Exception {
+        logs.install();
         Vertx vertx = SwitchboardApp.newVertx();
         SwitchboardApp app;
         try {
             app = DemoAgents.startDemo(vertx, host, port, store, insecure).await();
         } catch (Exception e) {
-            System.err.println("switchboard demo: could not start on " + host + ":" + port + ": " + e.getMessage());
+            logs.fatal("switchboard demo: could not start on " + host + ":" + port + ": " + e.getMessage());
             vertx.close();
             return 1;
         }

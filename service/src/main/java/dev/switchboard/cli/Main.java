@@ -16,10 +16,9 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        int code = new CommandLine(new Main()).execute(args);
-        if (code != 0) {
-            System.exit(code);
-        }
+        int code = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        // also 0 after a drained shutdown: a thread a library left behind must not keep the process alive
+        System.exit(code);
     }
 
     @Override

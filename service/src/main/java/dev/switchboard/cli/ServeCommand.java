@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,14 +42,18 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Allow listening beyond loopback without API keys, admin token or web-chat identity.")
     boolean insecure;
 
+    @Mixin
+    LogOptions logs = new LogOptions();
+
     @Override
     public Integer call() throws Exception {
+        logs.install();
         if (config == null && !kubernetes) {
-            System.err.println("switchboard serve: --config FILE is required (or --kubernetes for watch mode)");
+            logs.fatal("switchboard serve: --config FILE is required (or --kubernetes for watch mode)");
             return 2;
         }
         if (namespace != null && !kubernetes) {
-            System.err.println("switchboard serve: --namespace is for watch mode: add --kubernetes");
+            logs.fatal("switchboard serve: --namespace is for watch mode: add --kubernetes");
             return 2;
         }
         SwitchboardConfig cfg;
@@ -58,7 +63,7 @@ public final class ServeCommand implements Callable<Integer> {
                 WatchMode.checkFile(cfg, config == null ? "(no --config)" : config.toString());
             }
         } catch (ConfigException e) {
-            System.err.println("switchboard serve: invalid configuration: " + e.getMessage());
+            logs.fatal("switchboard serve: invalid configuration: " + e.getMessage());
             return 2;
         }
         if (port != null) {
@@ -75,7 +80,7 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             app = SwitchboardApp.start(vertx, cfg).await();
         } catch (Exception e) {
-            System.err.println("switchboard serve: could not start: " + e.getMessage());
+            logs.fatal("switchboard serve: could not start: " + e.getMessage());
             vertx.close();
             return 1;
         }
@@ -92,7 +97,7 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             running = WatchMode.start(vertx, cfg, client, namespace, Duration.ofSeconds(60)).follow();
         } catch (Exception e) {
-            System.err.println("switchboard serve: could not start in watch mode: " + e.getMessage());
+            logs.fatal("switchboard serve: could not start in watch mode: " + e.getMessage());
             client.close();
             vertx.close();
             return 1;

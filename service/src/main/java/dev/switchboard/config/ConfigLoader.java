@@ -310,7 +310,8 @@ public final class ConfigLoader {
                 doc.duration(h, "bodyReadTimeout", hd.bodyReadTimeout()),
                 doc.duration(h, "headerReadTimeout", hd.headerReadTimeout()),
                 (int) Math.min(Integer.MAX_VALUE,
-                        doc.positiveLong(h, "maxConnections", "spec.http.maxConnections", hd.maxConnections())));
+                        doc.positiveLong(h, "maxConnections", "spec.http.maxConnections", hd.maxConnections())),
+                doc.duration(h, "shutdownGracePeriod", hd.shutdownGracePeriod()));
         JsonNode r = spec.path("registry");
         RegistrySettings rd = RegistrySettings.DEFAULTS;
         List<String> allowedHosts = doc.stringList(r, "allowedHosts", "spec.registry.allowedHosts");

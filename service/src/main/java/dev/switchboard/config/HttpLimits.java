@@ -11,9 +11,20 @@ import java.time.Duration;
  *     and its connection closed (default 30 s)
  * @param headerReadTimeout a new connection must complete its first request's headers within this (default 10 s)
  * @param maxConnections connections open at once; more are closed at once (default 10,000)
+ * @param shutdownGracePeriod at SIGTERM, how long gateway calls and API writes in flight get to finish before the
+ *     connections are closed (default 20 s: below Kubernetes' 30 s terminationGracePeriodSeconds, so the process
+ *     stops on its own before it is killed)
  */
-public record HttpLimits(Duration idleTimeout, Duration bodyReadTimeout, Duration headerReadTimeout, int maxConnections) {
+public record HttpLimits(Duration idleTimeout, Duration bodyReadTimeout, Duration headerReadTimeout, int maxConnections,
+        Duration shutdownGracePeriod) {
 
-    public static final HttpLimits DEFAULTS =
-            new HttpLimits(Duration.ofSeconds(60), Duration.ofSeconds(30), Duration.ofSeconds(10), 10_000);
+    public static final Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = Duration.ofSeconds(20);
+
+    public static final HttpLimits DEFAULTS = new HttpLimits(Duration.ofSeconds(60), Duration.ofSeconds(30),
+            Duration.ofSeconds(10), 10_000, DEFAULT_SHUTDOWN_GRACE_PERIOD);
+
+    /** With the default shutdown grace period. */
+    public HttpLimits(Duration idleTimeout, Duration bodyReadTimeout, Duration headerReadTimeout, int maxConnections) {
+        this(idleTimeout, bodyReadTimeout, headerReadTimeout, maxConnections, DEFAULT_SHUTDOWN_GRACE_PERIOD);
+    }
 }

@@ -23,6 +23,7 @@ import java.util.function.Consumer;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import dev.switchboard.log.LogContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -356,7 +357,9 @@ final class GatewayCall {
             return;
         }
         if (cause instanceof Egress.Refused refused) {
-            LOG.info("call to {} refused: its address is not allowed ({})", agent.id(), refused.getMessage());
+            try (LogContext ids = LogContext.agent(agent.id())) {
+                LOG.info("call to {} refused: its address is not allowed ({})", agent.id(), refused.getMessage());
+            }
             fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
                     "agent address not allowed: " + agent.id() + " points at an address the gateway may not call",
                     GatewayException.Kind.TRANSPORT_FINAL), GatewayMetrics.Outcome.EGRESS_REFUSED);
@@ -371,7 +374,10 @@ final class GatewayCall {
         boolean timeout = cause instanceof TimeoutException
                 || (cause.getMessage() != null && cause.getMessage().toLowerCase(Locale.ROOT).contains("timeout"));
         // the cause names internal hosts and ports: it goes to the log, the caller gets the agent id
-        LOG.debug("call to {} failed: {}", agent.id(), cause.toString());
+        // INFO: an agent that cannot be reached is what an operator looks for, by its id
+        try (LogContext ids = LogContext.agent(agent.id())) {
+            LOG.info("call to {} failed: {}", agent.id(), cause.toString());
+        }
         String why = cause instanceof ConnectException ? ": connection refused" : "";
         if (timeout) {
             fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),

@@ -205,12 +205,15 @@ public final class KubernetesWatch implements AutoCloseable {
 
     /** On the reconcile thread: the app runs the outcome first, then the statuses say what it runs. */
     private void reconcileNow() {
-        List<WatchedResource> resources = resources();
-        Reconciler.Outcome outcome = reconciler.reconcile(resources, secretValues());
         Consumer<SwitchboardConfig> app = target;
         if (app == null) {
-            return; // before attach: the app is not running it yet
+            // before attach: the app is not running it yet. Not reconciled either: an informer's first events come
+            // while the other kinds (and the Secrets) are still being listed, and the reconciler's first call fixes
+            // which SlackApps run since start (a SlackApp seen before its Secret would say RestartRequired)
+            return;
         }
+        List<WatchedResource> resources = resources();
+        Reconciler.Outcome outcome = reconciler.reconcile(resources, secretValues());
         app.accept(outcome.live());
         for (WatchedResource r : resources) {
             Condition c = outcome.conditions().get(r.key());

@@ -27,8 +27,10 @@ import java.util.regex.Pattern;
  * <p>Decisions: a resource whose new version fails validation keeps its last valid version in force, and its
  * status says so (a typo in a kubectl apply does not take an agent away); one that was never valid is not in force.
  * A resource whose references do not resolve is not in force (what it points at is not there), and what points at
- * it is checked again without it. SlackApps, Triggers and slack Bindings are read at the first sync only: their
- * Slack connections and routes are built once at start; a later change says RestartRequired.
+ * it is checked again without it. SlackApps are read at the first sync only: their Slack connections are built once
+ * at start; a later change says RestartRequired. Bindings of the slack platform are live like the others, on the
+ * SlackApps running since start: one naming a SlackApp that is not running (added or renamed after start) says
+ * RestartRequired, and the version it replaced, if any, stays in force. Triggers are live, on the Bindings in force.
  */
 final class Reconciler {
 
@@ -42,8 +44,10 @@ final class Reconciler {
     private final ServerSpec server;
     private final BridgeSettings bridge;
     private final Map<WatchedResource.Key, Good> lastGood = new HashMap<>();
-    /** SlackApps, Triggers and slack Bindings as they were at the first sync, with the secrets of then */
+    /** SlackApps as they were at the first sync, with the secrets of then */
     private SwitchboardConfig started;
+    /** the slack Bindings in force, by name: what stays when a new version names a SlackApp not running */
+    private final Map<String, BindingSpec> slackInForce = new HashMap<>();
 
     Reconciler(ServerSpec server, BridgeSettings bridge) {
         this.server = server;
@@ -97,43 +101,90 @@ final class Reconciler {
         if (started == null) {
             started = now;
         }
+        Map<String, String> notRunning = slackBindings(now);
+        java.util.Set<String> bindingsInForce = new java.util.HashSet<>(slackInForce.keySet());
+        now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(b -> bindingsInForce.add(b.name()));
+        List<TriggerSpec> triggers = new ArrayList<>();
+        for (TriggerSpec t : now.triggers()) {
+            if (bindingsInForce.contains(t.bindingRef())) {
+                triggers.add(t);
+            } else {
+                // its Binding is there but not running (a slack one on a SlackApp created after start)
+                WatchedResource.Key key = new WatchedResource.Key("Trigger", t.name());
+                conditions.putIfAbsent(key, Condition.notReady("BindingNotFound", explain(
+                        "spec.bindingRef.name: no Binding named '" + t.bindingRef() + "'", byKey),
+                        byKey.get(key).generation()));
+            }
+        }
         for (WatchedResource r : sorted) {
             if (conditions.containsKey(r.key())) {
                 continue;
             }
             ConfigDocument doc = effective.get(r.key());
-            if (readOnceAtStart(doc) && !runningSinceStart(doc, now)) {
+            if (doc instanceof ConfigDocument.BindingDoc && notRunning.containsKey(r.name())) {
+                conditions.put(r.key(), Condition.notReady("RestartRequired", notRunning.get(r.name()), r.generation()));
+            } else if (readOnceAtStart(doc) && !runningSinceStart(doc, now)) {
                 conditions.put(r.key(), Condition.notReady("RestartRequired", r.kind() + "s"
-                        + (r.kind().equals("Binding") ? " of the slack platform" : "")
                         + " are read once, at start, with their Secrets: this version is not running; restart "
                         + "Switchboard to apply it (kubectl rollout restart)", r.generation()));
             } else {
                 conditions.put(r.key(), Condition.applied(r.generation()));
             }
         }
-        return new Outcome(live(now, secrets), conditions);
+        return new Outcome(live(now, secrets, triggers), conditions);
     }
 
-    /** The configuration the app runs: agents and web Bindings as now; Slack and Triggers as at start. */
-    private SwitchboardConfig live(SwitchboardConfig now, Map<String, Map<String, String>> secrets) {
+    /**
+     * Decides which slack Bindings are in force ({@link #slackInForce}): those naming a SlackApp running since start.
+     * Returns, by name, why each of the others is not (its status message).
+     */
+    private Map<String, String> slackBindings(SwitchboardConfig now) {
+        java.util.Set<String> running = new java.util.HashSet<>();
+        started.slackApps().forEach(a -> running.add(a.name()));
+        Map<String, BindingSpec> next = new LinkedHashMap<>();
+        Map<String, String> notRunning = new LinkedHashMap<>();
+        for (BindingSpec b : now.bindings()) {
+            if (!b.platform().equals("slack")) {
+                continue;
+            }
+            if (running.contains(b.app())) {
+                next.put(b.name(), b);
+                continue;
+            }
+            BindingSpec before = slackInForce.get(b.name());
+            // the version in force stays while what it needs is still there
+            boolean keep = before != null && running.contains(before.app())
+                    && now.backends().stream().anyMatch(x -> x.name().equals(before.backendRef()))
+                    && (before.tokenSecretRef() == null || now.secret(before.tokenSecretRef()).isPresent());
+            if (keep) {
+                next.put(b.name(), before);
+            }
+            notRunning.put(b.name(), "SlackApp '" + b.app() + "' is not running: SlackApps are read once, at start, "
+                    + "with their Secrets; restart Switchboard to apply this version (kubectl rollout restart)"
+                    + (keep ? "; the version naming SlackApp '" + before.app() + "' stays in force" : ""));
+        }
+        slackInForce.clear();
+        slackInForce.putAll(next);
+        return notRunning;
+    }
+
+    /**
+     * The configuration the app runs: agents, Bindings (slack ones on running apps) and Triggers (on those) as now;
+     * SlackApps as at start.
+     */
+    private SwitchboardConfig live(SwitchboardConfig now, Map<String, Map<String, String>> secrets,
+            List<TriggerSpec> triggers) {
         List<BindingSpec> bindings = new ArrayList<>();
         now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(bindings::add);
-        started.bindings().stream().filter(b -> b.platform().equals("slack")).forEach(bindings::add);
+        bindings.addAll(slackInForce.values());
         Map<String, Map<String, String>> allSecrets = new HashMap<>(started.secrets());
         allSecrets.putAll(secrets);
-        // a slack Binding kept from start whose Secret is gone keeps the token it started with
-        for (BindingSpec b : bindings) {
-            if (b.tokenSecretRef() != null && now.secret(b.tokenSecretRef()).isEmpty()) {
-                allSecrets.put(b.tokenSecretRef().name(), started.secrets().get(b.tokenSecretRef().name()));
-            }
-        }
         return new SwitchboardConfig(server, now.backends(), List.copyOf(bindings), Map.copyOf(allSecrets), bridge,
-                started.slackApps(), started.triggers());
+                started.slackApps(), List.copyOf(triggers));
     }
 
     private static boolean readOnceAtStart(ConfigDocument doc) {
-        return doc instanceof ConfigDocument.SlackApp || doc instanceof ConfigDocument.Trigger
-                || doc instanceof ConfigDocument.BindingDoc b && b.spec().platform().equals("slack");
+        return doc instanceof ConfigDocument.SlackApp;
     }
 
     /** The same spec as at start, and the same values in the Secrets it names (a rotated token needs a restart too). */
@@ -142,10 +193,7 @@ final class Reconciler {
             return started.slackApps().contains(a.spec())
                     && sameSecrets(now, a.spec().botToken(), a.spec().signingSecret(), a.spec().appToken());
         }
-        if (doc instanceof ConfigDocument.Trigger t) {
-            return started.triggers().contains(t.spec()) && sameSecrets(now, t.spec().tokenSecretRef());
-        }
-        return doc instanceof ConfigDocument.BindingDoc b && started.bindings().contains(b.spec());
+        return true;
     }
 
     private boolean sameSecrets(SwitchboardConfig now, dev.switchboard.config.SecretRef... refs) {

@@ -176,6 +176,9 @@ public final class Database implements AutoCloseable {
     /** Brings the schema up to date; refuses a schema newer than this code's migrations. Closes {@code ds} on failure. */
     private static void migrate(HikariDataSource ds, Dialect dialect) {
         try {
+            if (MigrationIndex.upToDate(ds, dialect.folder)) {
+                return;
+            }
             List<String> locations = new ArrayList<>(List.of("classpath:db/migration/common"));
             if (Database.class.getClassLoader().getResource("db/migration/" + dialect.folder) != null) {
                 locations.add("classpath:db/migration/" + dialect.folder);

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeoutException;
  */
 public final class Triggers {
 
-    private final Map<String, Trigger> byName = new LinkedHashMap<>();
+    /** replaced whole by {@link #replace}: a request finds one consistent version of its trigger */
+    private volatile Map<String, Trigger> byName = Map.of();
     private final ChatStore chats;
     private final SessionDriver driver;
     private final TriggerStore store;
@@ -66,11 +67,33 @@ public final class Triggers {
         this.openers = Map.copyOf(openers);
         this.clock = clock;
         for (TriggerSettings t : triggers) {
-            Binding b = bindings.stream().filter(x -> x.name().equals(t.binding())).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("trigger " + t.name() + ": no binding " + t.binding()));
-            byName.put(t.name(), new Trigger(t, b, new RateLimit(t.perMinute(), t.burst(), clock),
-                    sha256(t.token().getBytes(StandardCharsets.UTF_8))));
+            if (bindings.stream().noneMatch(x -> x.name().equals(t.binding()))) {
+                throw new IllegalArgumentException("trigger " + t.name() + ": no binding " + t.binding());
+            }
         }
+        replace(triggers, bindings);
+    }
+
+    /**
+     * Puts {@code triggers} in force for the next request (Kubernetes watch mode changes them while the service
+     * runs): a new token is checked at once, a removed trigger is a 404. A trigger whose rate did not change keeps its
+     * bucket (changing its token does not refill it). One whose Binding is not among {@code bindings} is left out:
+     * the watch's status says why.
+     */
+    public synchronized void replace(List<TriggerSettings> triggers, List<Binding> bindings) {
+        Map<String, Trigger> current = byName;
+        Map<String, Trigger> next = new LinkedHashMap<>();
+        for (TriggerSettings t : triggers) {
+            Binding b = bindings.stream().filter(x -> x.name().equals(t.binding())).findFirst().orElse(null);
+            if (b == null) {
+                continue;
+            }
+            Trigger before = current.get(t.name());
+            RateLimit rate = before != null && before.settings().perMinute() == t.perMinute()
+                    && before.settings().burst() == t.burst() ? before.rate() : new RateLimit(t.perMinute(), t.burst(), clock);
+            next.put(t.name(), new Trigger(t, b, rate, sha256(t.token().getBytes(StandardCharsets.UTF_8))));
+        }
+        byName = java.util.Collections.unmodifiableMap(next);
     }
 
     boolean isEmpty() {

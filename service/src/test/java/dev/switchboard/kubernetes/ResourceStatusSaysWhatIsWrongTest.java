@@ -176,36 +176,6 @@ class ResourceStatusSaysWhatIsWrongTest {
         assertThat(c.path("message").asText()).contains("read once, at start").contains("restart Switchboard");
     }
 
-    @Test
-    void aTriggersRotatedTokenSaysARestartIsNeeded() {
-        cluster.apply(backend("echo", agent.url()));
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: Binding
-                metadata: {name: ops}
-                spec:
-                  backendRef: {name: echo}
-                  chat: {platform: web, channels: [ops]}
-                  identity: {userId: alice}
-                """);
-        cluster.secret("alerts", "token", "first-trigger-token-0123");
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: Trigger
-                metadata: {name: alerts}
-                spec:
-                  bindingRef: {name: ops}
-                  format: alertmanager
-                  tokenSecretRef: {name: alerts, key: token}
-                """);
-        cluster.start(vertx, dir);
-        cluster.awaitReady("Trigger", "alerts", "True");
-        cluster.secret("alerts", "token", "second-trigger-token-0123");
-        JsonNode c = cluster.awaitReady("Trigger", "alerts", "False");
-        assertThat(c.path("reason").asText()).isEqualTo("RestartRequired");
-        assertThat(c.path("message").asText()).contains("with their Secrets");
-    }
-
     private static String backend(String name, String url) {
         return """
                 apiVersion: switchboard.dev/v1

@@ -52,6 +52,8 @@ class ReadinessTest {
                 assertThat(pending.header("Content-Type")).isEqualTo("application/json");
                 assertThat(pending.json().path("status").asText()).isEqualTo("NOT_READY");
                 assertThat(pending.json().path("pending").toString()).isEqualTo("[\"first sync\"]");
+                assertThat(app.readiness().pendingNames()).as("the app's own conditions are met once it started")
+                        .containsExactly("first sync");
                 assertThat(http.get("/healthz").status()).as("alive while not ready").isEqualTo(200);
 
                 firstSync.met();

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,19 +47,20 @@ final class SlackIntake {
     private final SessionDriver driver;
     private final SlackPeople people;
     private final SlackPoster poster;
-    private final Map<String, Binding> byChannel;
+    /** channel (or {@link #DIRECT_MESSAGES}) → the Binding in force there now, or null */
+    private final Function<String, Binding> byChannel;
     private final Clock clock;
     private final Supplier<String> botUserId;
 
     SlackIntake(String app, SlackStore store, ChatStore chats, SessionDriver driver, SlackPeople people, SlackPoster poster,
-            Map<String, Binding> byChannel, Clock clock, Supplier<String> botUserId) {
+            Function<String, Binding> byChannel, Clock clock, Supplier<String> botUserId) {
         this.app = app;
         this.store = store;
         this.chats = chats;
         this.driver = driver;
         this.people = people;
         this.poster = poster;
-        this.byChannel = Map.copyOf(byChannel);
+        this.byChannel = byChannel;
         this.clock = clock;
         this.botUserId = botUserId;
     }
@@ -97,7 +99,7 @@ final class SlackIntake {
     }
 
     private void turn(Incoming.Turn t) {
-        Binding binding = byChannel.get(t.direct() ? DIRECT_MESSAGES : t.channel());
+        Binding binding = byChannel.apply(t.direct() ? DIRECT_MESSAGES : t.channel());
         if (binding == null) {
             LOG.debug("slack {}: channel {} is not bound; the mention is ignored", app, t.channel());
             return;

@@ -42,17 +42,48 @@ public final class SlackPlatform implements ChatPlatform {
     }
 
     private final List<App> apps;
-    private final List<Binding> bindings;
     private final Clock clock;
     private final Map<String, SlackAppRuntime> runtimes = new LinkedHashMap<>();
-    /** binding name → its app's name */
-    private final Map<String, String> appOfBinding = new HashMap<>();
+    /** app name → channel → the slack Binding in force there; replaced whole by {@link #bindings(List)} */
+    private volatile Map<String, Map<String, Binding>> byAppAndChannel = Map.of();
+    /**
+     * binding name → its app's name, and its question timeout. Never forgotten: a Binding removed while a turn of
+     * its threads runs still has that turn's last post (the notice saying it was removed) shown by its app.
+     */
+    private final Map<String, String> appOfBinding = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Duration> questionTimeouts = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SlackPlatform(List<App> apps, List<Binding> bindings, Clock clock) {
         this.apps = List.copyOf(apps);
-        this.bindings = bindings.stream().filter(b -> NAME.equals(b.platform())).toList();
         this.clock = clock;
-        this.bindings.forEach(b -> appOfBinding.put(b.name(), b.app()));
+        bindings(bindings);
+    }
+
+    /**
+     * Puts the Bindings in force for the next event (Kubernetes watch mode changes them while the service runs): a
+     * mention in a channel bound now starts a turn, one in a channel no longer bound starts nothing. Bindings of
+     * other platforms are ignored; one naming an app that is not running binds nothing.
+     */
+    public void bindings(List<Binding> bindings) {
+        Map<String, Map<String, Binding>> next = new HashMap<>();
+        for (Binding b : bindings) {
+            if (!NAME.equals(b.platform())) {
+                continue;
+            }
+            appOfBinding.put(b.name(), b.app());
+            questionTimeouts.put(b.name(), b.questionTimeout());
+            Map<String, Binding> channels = next.computeIfAbsent(b.app(), a -> new HashMap<>());
+            // the first in configuration order wins a channel, as the loader's check expects
+            b.channels().forEach(c -> channels.putIfAbsent(c, b));
+        }
+        next.replaceAll((app, channels) -> Map.copyOf(channels));
+        byAppAndChannel = Map.copyOf(next);
+    }
+
+    /** The Binding in force on {@code channel} of {@code app}, or null. */
+    private Binding bindingOf(String app, String channel) {
+        Map<String, Binding> channels = byAppAndChannel.get(app);
+        return channels == null ? null : channels.get(channel);
     }
 
     @Override
@@ -81,19 +112,12 @@ public final class SlackPlatform implements ChatPlatform {
      */
     public void attach(SessionDriver driver, ChatStore chats) {
         this.chats = chats;
-        Map<String, Duration> timeouts = new HashMap<>();
-        bindings.forEach(b -> timeouts.put(b.name(), b.questionTimeout()));
-        Function<String, Duration> questionTimeout = timeouts::get;
+        Function<String, Duration> questionTimeout = questionTimeouts::get;
         for (App a : apps) {
             SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout);
-            Map<String, Binding> byChannel = new HashMap<>();
-            for (Binding b : bindings) {
-                if (a.name().equals(b.app())) {
-                    b.channels().forEach(c -> byChannel.put(c, b));
-                }
-            }
             SlackIntake intake = new SlackIntake(a.name(), rt.store(), chats, driver,
-                    new SlackPeople(rt.api(), clock), rt.poster(), byChannel, clock, rt::botUserId);
+                    new SlackPeople(rt.api(), clock), rt.poster(), channel -> bindingOf(a.name(), channel), clock,
+                    rt::botUserId);
             runtimes.put(a.name(), rt);
             rt.attach(intake);
         }

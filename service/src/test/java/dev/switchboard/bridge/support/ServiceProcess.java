@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,12 +27,19 @@ public final class ServiceProcess implements AutoCloseable {
 
     private final Path config;
     private final Path logs;
+    private final List<String> args;
     private Process process;
     private int runs;
 
     public ServiceProcess(Path config, Path logs) {
+        this(config, logs, List.of());
+    }
+
+    /** With more arguments for {@code serve}, e.g. {@code --log-format json}. */
+    public ServiceProcess(Path config, Path logs, List<String> args) {
         this.config = config;
         this.logs = logs;
+        this.args = List.copyOf(args);
     }
 
     /** Starts another run and waits until it serves; returns its base URL. */
@@ -44,8 +53,10 @@ public final class ServiceProcess implements AutoCloseable {
         Files.createDirectories(logs);
         Path out = logs.resolve("service-" + runs + ".out");
         Path err = errLog();
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar.toString(), "serve", "--config", config.toString())
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-jar", jar.toString(), "serve", "--config", config.toString()));
+        command.addAll(args);
+        Process p = new ProcessBuilder(command)
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .start();
@@ -66,6 +77,11 @@ public final class ServiceProcess implements AutoCloseable {
         process.destroyForcibly();
         assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).as("killed by SIGKILL").isEqualTo(137);
+    }
+
+    /** The current run's process. */
+    public Process process() {
+        return process;
     }
 
     /** What the current run has written to stderr (its log). */

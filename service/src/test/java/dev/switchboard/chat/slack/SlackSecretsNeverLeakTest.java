@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Issue 10, point 7: the Slack tokens and the signing secret never reach logs, errors or metrics — also when
  * everything goes wrong: Slack refuses the tokens, requests are forged, the socket cannot open. Every log line of the
- * run is kept, at every level down to DEBUG, and searched.
+ * run is kept, at every level down to DEBUG, as text and as the JSON line {@code --log-format json} writes, and searched.
  */
 class SlackSecretsNeverLeakTest {
 
@@ -38,11 +38,15 @@ class SlackSecretsNeverLeakTest {
     Path dir;
     SlackRig rig;
     final List<String> lines = new CopyOnWriteArrayList<>();
+    private final ch.qos.logback.classic.encoder.JsonEncoder json = dev.switchboard.log.LogFormat.jsonEncoder(
+            (ch.qos.logback.classic.LoggerContext) LoggerFactory.getILoggerFactory());
     private final AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
         @Override
         protected void append(ILoggingEvent e) {
             lines.add(e.getLoggerName() + " " + e.getFormattedMessage()
                     + (e.getThrowableProxy() == null ? "" : " " + e.getThrowableProxy().getMessage()));
+            // the line as --log-format json writes it: its ids, stack frames and causes hold no secret either
+            lines.add(new String(json.encode(e), java.nio.charset.StandardCharsets.UTF_8));
         }
     };
     private Level before;
