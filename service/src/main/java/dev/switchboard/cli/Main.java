@@ -21,6 +21,7 @@ public final class Main implements Runnable {
         if (System.getProperty("io.netty.jfr.enabled") == null) {
             System.setProperty("io.netty.jfr.enabled", "false");
         }
+        EarlyVertx.begin(args);
         int code = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
         // also 0 after a drained shutdown: a thread a library left behind must not keep the process alive
         System.exit(code);
