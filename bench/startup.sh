@@ -34,17 +34,10 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 now_ms() { date +%s%3N; }
 
 if [ "$CDS" = 1 ]; then
-  # the archive ./switchboard makes after a build: the classes of one demo start, dumped when it exits
+  # the archive ./switchboard makes after a build (service/cds-archive.sh: one demo and one serve start, listed)
   cp "$JAR" "$WORK/app.jar"
   JAR="$WORK/app.jar"
-  "$JAVA" -XX:ArchiveClassesAtExit="$WORK/app.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$JAR" demo --port 0 \
-    --store "sqlite:$WORK/archive.db" >"$WORK/archive.out" 2>&1 &
-  apid=$!
-  until grep -q "Switchboard demo is running" "$WORK/archive.out"; do
-    kill -0 "$apid" 2>/dev/null || { cat "$WORK/archive.out" >&2; exit 1; }
-    sleep 0.1
-  done
-  kill -TERM "$apid"; wait "$apid" || true
+  JAVA="$JAVA" sh "$ROOT/service/cds-archive.sh" "$JAR" "$WORK/app.jsa" || exit 1
   [ -s "$WORK/app.jsa" ] || { echo "no archive was written" >&2; exit 1; }
   SB_JAVA_OPTS="-XX:SharedArchiveFile=$WORK/app.jsa -Xlog:cds=off -Xlog:cds+dynamic=off $SB_JAVA_OPTS"
 fi

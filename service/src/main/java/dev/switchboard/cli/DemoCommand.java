@@ -33,7 +33,7 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         logs.install();
-        Vertx vertx = SwitchboardApp.newVertx();
+        Vertx vertx = EarlyVertx.take();
         SwitchboardApp app;
         try {
             app = DemoAgents.startDemo(vertx, host, port, store, insecure).await();

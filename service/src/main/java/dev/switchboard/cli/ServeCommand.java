@@ -50,10 +50,12 @@ public final class ServeCommand implements Callable<Integer> {
         logs.install();
         if (config == null && !kubernetes) {
             logs.fatal("switchboard serve: --config FILE is required (or --kubernetes for watch mode)");
+            EarlyVertx.discard();
             return 2;
         }
         if (namespace != null && !kubernetes) {
             logs.fatal("switchboard serve: --namespace is for watch mode: add --kubernetes");
+            EarlyVertx.discard();
             return 2;
         }
         SwitchboardConfig cfg;
@@ -64,6 +66,7 @@ public final class ServeCommand implements Callable<Integer> {
             }
         } catch (ConfigException e) {
             logs.fatal("switchboard serve: invalid configuration: " + e.getMessage());
+            EarlyVertx.discard();
             return 2;
         }
         if (port != null) {
@@ -75,7 +78,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (kubernetes) {
             return watch(cfg);
         }
-        Vertx vertx = SwitchboardApp.newVertx();
+        Vertx vertx = EarlyVertx.take();
         SwitchboardApp app;
         try {
             app = SwitchboardApp.start(vertx, cfg).await();
@@ -91,7 +94,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     private int watch(SwitchboardConfig cfg) throws Exception {
-        Vertx vertx = SwitchboardApp.newVertx();
+        Vertx vertx = EarlyVertx.take();
         KubernetesClient client = new KubernetesClientBuilder().build();
         WatchMode.Running running;
         try {

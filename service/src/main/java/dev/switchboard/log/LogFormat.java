@@ -10,7 +10,7 @@ import java.util.Iterator;
 import org.slf4j.LoggerFactory;
 
 /**
- * How the log (stderr) is written: {@code text} for people (logback.xml's pattern), or {@code json}, one object per
+ * How the log (stderr) is written: {@code text} for people ({@link LogSetup}'s pattern), or {@code json}, one object per
  * line from logback's own {@link JsonEncoder}: {@code timestamp} (epoch ms), {@code level}, {@code threadName},
  * {@code loggerName}, {@code mdc} (the {@link LogContext} ids), {@code formattedMessage} and, with an exception,
  * {@code throwable} (class, message, stack frames, causes).
