@@ -105,7 +105,7 @@ free_port() {
 wait_http() { # url, seconds
   local i
   for ((i = 0; i < $2 * 10; i++)); do
-    curl -s -o /dev/null --max-time 1 "$1" && return 0
+    curl -sf -o /dev/null --max-time 1 "$1" && return 0
     sleep 0.1
   done
   log "timed out waiting for $1"; return 1
@@ -208,7 +208,7 @@ EOF
   java ${GATEWAY_JAVA_OPTS:-} -jar "$JAR" serve --config "$WORK/gw-$GW_PORT/switchboard.yaml" \
     > "$WORK/gw-$GW_PORT/gateway.log" 2>&1 &
   GW_PID=$!; PIDS+=("$GW_PID")
-  wait_http "http://127.0.0.1:$GW_PORT/healthz" 60
+  wait_http "http://127.0.0.1:$GW_PORT/readyz" 60   # ready: the gateway answers calls (healthz answers while it starts)
 }
 start_gateway
 
