@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Blocks until the process is asked to stop (SIGTERM, Ctrl+C), then drains and closes the app and Vert.x in order,
  * and returns: the command then ends with exit code 0. SIGTERM and SIGINT are taken from the JVM's default handling
  * (which would end the process with 143 or 130 after the shutdown hooks); a shutdown hook still closes the app when
- * the JVM stops any other way.
+ * the JVM stops any other way. A second signal during the drain stops the process at once.
  */
 final class Shutdown {
 
@@ -50,7 +50,15 @@ final class Shutdown {
     @SuppressWarnings("removal")
     private static boolean trap(String name, CountDownLatch signalled) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal(name), s -> signalled.countDown());
+            sun.misc.Signal.handle(new sun.misc.Signal(name), s -> {
+                if (signalled.getCount() == 0) {
+                    // a second Ctrl+C or SIGTERM during the drain: the operator wants out now (the store recovers
+                    // from an abrupt stop as from kill -9)
+                    System.err.println("switchboard: second " + s.getName() + " while draining: stopping now");
+                    Runtime.getRuntime().halt(128 + s.getNumber());
+                }
+                signalled.countDown();
+            });
             return true;
         } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
             return false;
