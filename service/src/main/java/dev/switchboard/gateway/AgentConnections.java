@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpClientCodec;
@@ -36,6 +37,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -64,6 +66,15 @@ public final class AgentConnections {
     static final Duration KEEP_ALIVE = Duration.ofSeconds(60);
     /** As Vert.x's client was set up for agents: 8 KB request line, headers and decoded chunks. */
     private static final int MAX_LINE = 8192;
+
+    /**
+     * The agent's reply headers are not validated while decoding: the few relayed to the caller are checked when
+     * Vert.x writes them into the caller's response.
+     */
+    private static final HttpDecoderConfig DECODING = new HttpDecoderConfig().setMaxInitialLineLength(MAX_LINE)
+            .setMaxHeaderSize(MAX_LINE).setMaxChunkSize(MAX_LINE)
+            .setHeadersFactory(DefaultHttpHeadersFactory.headersFactory().withValidation(false))
+            .setTrailersFactory(DefaultHttpHeadersFactory.trailersFactory().withValidation(false));
 
     private final VertxInternal vertx;
     private final Duration keepAlive;
@@ -105,7 +116,7 @@ public final class AgentConnections {
             return exchange;
         }
         Loop loop = loops.computeIfAbsent(context.nettyEventLoop(), Loop::new);
-        Pool pool = loop.pool(new Key(target, aimedAt));
+        Pool pool = aimedAt == null ? loop.pool(target) : loop.pool(new Key(target, aimedAt));
         Channel idle = pool.take();
         if (idle != null) {
             exchange.start(idle, pool, request);
@@ -139,8 +150,7 @@ public final class AgentConnections {
                             ch.pipeline().addLast(tlsHandler(context, ch, target));
                         }
                         ch.pipeline().addLast(
-                                new HttpClientCodec(new HttpDecoderConfig().setMaxInitialLineLength(MAX_LINE)
-                                        .setMaxHeaderSize(MAX_LINE).setMaxChunkSize(MAX_LINE), false, false),
+                                new HttpClientCodec(DECODING, false, false),
                                 new AgentExchange.Handler());
                     }
                 });
@@ -208,13 +218,17 @@ public final class AgentConnections {
         return Future.join(all).mapEmpty();
     }
 
-    /** Idle connections per agent address on one loop; only used on that loop. */
+    /**
+     * An agent address reached through an egress-checked address. A target connected to as written is its own key:
+     * targets are made once per URL, so they are looked up by identity, not by hashing their five fields per call.
+     */
     record Key(UpstreamTarget target, InetSocketAddress aimedAt) {}
 
     /** One event loop's pools, its open connections (to close them all), and the sweep of idle ones. */
     private final class Loop {
         final EventLoop loop;
-        final Map<Key, Pool> pools = new HashMap<>();
+        final Map<Object, Pool> pools = new HashMap<>();
+        final Map<UpstreamTarget, Pool> direct = new IdentityHashMap<>();
         final Set<Channel> open = new HashSet<>();
         ScheduledFuture<?> sweep;
         boolean closed;
@@ -223,7 +237,16 @@ public final class AgentConnections {
             this.loop = loop;
         }
 
-        Pool pool(Key key) {
+        Pool pool(UpstreamTarget target) {
+            Pool p = direct.get(target);
+            if (p == null || p.removed) {
+                p = pool((Object) target);
+                direct.put(target, p);
+            }
+            return p;
+        }
+
+        Pool pool(Object key) {
             Pool p = pools.get(key);
             if (p == null) {
                 p = new Pool(this, key);
@@ -238,7 +261,8 @@ public final class AgentConnections {
 
         void sweep() {
             long now = System.nanoTime();
-            pools.values().removeIf(p -> p.expire(now, keepAlive.toNanos()));
+            pools.values().removeIf(p -> p.removed = p.expire(now, keepAlive.toNanos()));
+            direct.values().removeIf(p -> p.removed);
         }
 
         void close() {
@@ -250,16 +274,19 @@ public final class AgentConnections {
                 ch.close();
             }
             pools.clear();
+            direct.clear();
         }
     }
 
     /** The idle connections to one agent address, most recently used first. */
     static final class Pool {
         private final Loop owner;
-        private final Key key;
+        private final Object key;
         private final ArrayDeque<Channel> idle = new ArrayDeque<>();
+        /** Swept away with nothing idle: a connection busy meanwhile goes back into the address's new pool. */
+        boolean removed;
 
-        private Pool(Loop owner, Key key) {
+        private Pool(Loop owner, Object key) {
             this.owner = owner;
             this.key = key;
         }
@@ -279,12 +306,11 @@ public final class AgentConnections {
                 ch.close();
                 return;
             }
-            if (owner.pools.get(key) != this) {
-                // swept away while its connection was busy: back into the pool that now serves the address
-                owner.pool(key).release(ch);
+            if (removed) {
+                (key instanceof UpstreamTarget t ? owner.pool(t) : owner.pool(key)).release(ch);
                 return;
             }
-            ch.pipeline().get(AgentExchange.Handler.class).idleSince = System.nanoTime();
+            AgentExchange.handler(ch).idleSince = System.nanoTime();
             idle.addFirst(ch);
         }
 
@@ -292,7 +318,7 @@ public final class AgentConnections {
         boolean expire(long now, long keepAliveNanos) {
             Channel oldest;
             while ((oldest = idle.peekLast()) != null
-                    && now - oldest.pipeline().get(AgentExchange.Handler.class).idleSince >= keepAliveNanos) {
+                    && now - AgentExchange.handler(oldest).idleSince >= keepAliveNanos) {
                 idle.pollLast().close();
             }
             return idle.isEmpty();

@@ -45,7 +45,7 @@ final class AgentExchange {
         }
         this.channel = channel;
         this.pool = pool;
-        channel.pipeline().get(Handler.class).exchange = this;
+        handler(channel).exchange = this;
         // failures of the write reach exceptionCaught, as the read's do
         channel.writeAndFlush(request, channel.voidPromise());
     }
@@ -84,7 +84,7 @@ final class AgentExchange {
     }
 
     private void detach() {
-        Handler h = channel.pipeline().get(Handler.class);
+        Handler h = handler(channel);
         if (h != null && h.exchange == this) {
             h.exchange = null;
         }
@@ -146,6 +146,11 @@ final class AgentExchange {
         detach();
         channel.close();
         reply.failed(cause);
+    }
+
+    /** The connection's own handler: the last of its pipeline. */
+    static Handler handler(Channel channel) {
+        return (Handler) channel.pipeline().last();
     }
 
     /** The last handler of every agent connection: hands what the codec decoded to the connection's exchange. */

@@ -14,6 +14,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.impl.headers.HeadersMultiMap;
+import io.vertx.core.internal.ContextInternal;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.util.List;
@@ -63,8 +67,10 @@ final class GatewayCall implements AgentReply {
     private BodyCollector collected;
     private SseFrameSplitter splitter;
     private String streamType;
-    private long timeoutTimer = -1;
-    private long streamTimer = -1;
+    /** The call's event loop: its timers are scheduled there directly (Vert.x's timers also keep a shared map). */
+    private final EventLoop loop;
+    private ScheduledFuture<?> timeoutTimer;
+    private ScheduledFuture<?> streamTimer;
     private boolean done;
     /** Set when we reset the upstream ourselves: the failure that reset reports is not the agent's. */
     private boolean resetByUs;
@@ -82,6 +88,7 @@ final class GatewayCall implements AgentReply {
         this.bytes = bytes;
         this.vertx = vertx;
         this.connections = connections;
+        this.loop = ContextInternal.current().nettyEventLoop();
         this.request = request;
         this.response = request.response();
         this.agent = agent;
@@ -97,11 +104,11 @@ final class GatewayCall implements AgentReply {
 
     void start() {
         long timeoutMs = TimeoutChain.millis(fields.timeoutSeconds(), limits.defaultTimeoutSeconds(), limits.maxTimeoutSeconds());
-        timeoutTimer = vertx.setTimer(timeoutMs, t -> {
-            timeoutTimer = -1;
+        timeoutTimer = loop.schedule(() -> {
+            timeoutTimer = null;
             fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
                     GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
-        });
+        }, timeoutMs, TimeUnit.MILLISECONDS);
         response.closeHandler(v -> {
             if (!done) {
                 finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
@@ -271,7 +278,7 @@ final class GatewayCall implements AgentReply {
         long keepaliveNanos = settings.keepaliveInterval().toNanos();
         long idleNanos = limits.streamIdleTimeoutSeconds() * 1_000_000_000L;
         long tick = Math.max(50, Math.min(settings.keepaliveInterval().toMillis(), idleNanos / 1_000_000L) / 3);
-        streamTimer = vertx.setPeriodic(tick, t -> {
+        streamTimer = loop.scheduleAtFixedRate(() -> {
             if (done) {
                 return;
             }
@@ -283,7 +290,7 @@ final class GatewayCall implements AgentReply {
                 response.write(": keepalive\n\n");
                 lastWriteNanos = now;
             }
-        });
+        }, tick, tick, TimeUnit.MILLISECONDS);
     }
 
     private void relayChunk(Buffer chunk) {
@@ -416,9 +423,9 @@ final class GatewayCall implements AgentReply {
         }
         done = true;
         cancelTimeout();
-        if (streamTimer != -1) {
-            vertx.cancelTimer(streamTimer);
-            streamTimer = -1;
+        if (streamTimer != null) {
+            streamTimer.cancel(false);
+            streamTimer = null;
         }
         if (outcome == GatewayMetrics.Outcome.CALLER_DISCONNECTED) {
             resetUpstream();
@@ -438,9 +445,9 @@ final class GatewayCall implements AgentReply {
     }
 
     private void cancelTimeout() {
-        if (timeoutTimer != -1) {
-            vertx.cancelTimer(timeoutTimer);
-            timeoutTimer = -1;
+        if (timeoutTimer != null) {
+            timeoutTimer.cancel(false);
+            timeoutTimer = null;
         }
     }
 
