@@ -6,16 +6,11 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
-import io.netty.handler.codec.http.EmptyHttpHeaders;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
@@ -28,7 +23,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.ContextInternal;
 import io.vertx.core.internal.VertxInternal;
-import io.vertx.core.internal.buffer.BufferInternal;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -108,10 +102,8 @@ public final class AgentConnections {
         AgentExchange exchange = new AgentExchange(reply);
         headers.set(HttpHeaderNames.HOST, target.authority());
         headers.set(HttpHeaderNames.CONTENT_LENGTH, body.length());
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, uri,
-                ((BufferInternal) body).getByteBuf(), headers, EmptyHttpHeaders.INSTANCE);
+        AgentRequest request = new AgentRequest(uri, headers, body);
         if (closed) {
-            request.release();
             exchange.connectFailed(new IllegalStateException("the gateway is shutting down"));
             return exchange;
         }
@@ -126,7 +118,6 @@ public final class AgentConnections {
             if (f.isSuccess()) {
                 exchange.start(f.channel(), pool, request);
             } else {
-                request.release();
                 exchange.connectFailed(f.cause());
             }
         });
@@ -150,7 +141,8 @@ public final class AgentConnections {
                             ch.pipeline().addLast(tlsHandler(context, ch, target));
                         }
                         ch.pipeline().addLast(
-                                new HttpClientCodec(DECODING, false, false),
+                                // requests are written as bytes (AgentRequest): only replies need a codec
+                                new HttpResponseDecoder(DECODING),
                                 new AgentExchange.Handler());
                     }
                 });

@@ -6,7 +6,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.handler.codec.DecoderResult;
-import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
@@ -36,18 +35,17 @@ final class AgentExchange {
     }
 
     /** On a connection, idle or new: sends the request; from here the connection belongs to this exchange. */
-    void start(Channel channel, AgentConnections.Pool pool, FullHttpRequest request) {
+    void start(Channel channel, AgentConnections.Pool pool, AgentRequest request) {
         if (finished) {
             // reset while the connection was being opened: it never carried anything, so it may serve another call
             pool.release(channel);
-            request.release();
             return;
         }
         this.channel = channel;
         this.pool = pool;
         handler(channel).exchange = this;
         // failures of the write reach exceptionCaught, as the read's do
-        channel.writeAndFlush(request, channel.voidPromise());
+        channel.writeAndFlush(request.encode(channel.alloc()), channel.voidPromise());
     }
 
     /** The connection could not be opened. */
