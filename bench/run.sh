@@ -18,8 +18,8 @@ RATE="${RATE:-1000}"                 # fixed rate of the open-loop latency test,
 RATE_WARMUP="${RATE_WARMUP:-5}"      # seconds at that rate before recording
 RATE_DURATION="${RATE_DURATION:-20}" # seconds recorded at that rate, per target
 RATE_SEGMENT="${RATE_SEGMENT:-2}"    # the targets take turns in segments of this many seconds
-OPENLOOP_RT="${OPENLOOP_RT:-1}"      # 1: the open-loop generator runs SCHED_FIFO (chrt -f 5) when allowed
-OPENLOOP_JAVA_OPTS="${OPENLOOP_JAVA_OPTS:--XX:+UseSerialGC -Xms2g -Xmx2g -Xmn1700m -XX:+AlwaysPreTouch}" # no GC in 1b
+OPENLOOP_RT="${OPENLOOP_RT:-1}"      # 1: the open-loop generator's event-loop thread runs SCHED_FIFO (chrt -f 5) when allowed
+OPENLOOP_JAVA_OPTS="${OPENLOOP_JAVA_OPTS:--XX:+UseSerialGC -Xms2g -Xmx2g -Xmn1700m -XX:+AlwaysPreTouch -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0}" # 1b: no GC, no periodic safepoint
 STREAMS="${STREAMS:-1000 5000 10000}" # idle SSE stream counts relayed through the gateway
 KEEP_WORK="${KEEP_WORK:-0}"          # 1: keep the work dir (logs, configs) after the run
 
@@ -388,18 +388,31 @@ declare -A OL
 field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
 log "open loop: ${RATE} req/s; ${RATE_WARMUP}s warm-up per target, then ${RATE_DURATION}s per target in interleaved ${RATE_SEGMENT}s segments"
 # The generator must not be the tail: an eden larger than everything it allocates in the run (~10 KB per request),
-# so no GC pauses it; and, where allowed, real-time priority (SCHED_FIFO), so that its pacing and its reading of
-# replies never wait for a core that nginx, the upstream, the gateway or other work holds (it needs ~15 % of one).
-OL_RT=()
-if [ "$OPENLOOP_RT" = 1 ] && chrt -f 5 true 2> /dev/null; then OL_RT=(chrt -f 5); fi
-"${OL_RT[@]}" java $OPENLOOP_JAVA_OPTS -cp "$CP" OpenLoop "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$RATE_SEGMENT" "$CONNS" \
-  "direct=$URL_A" "nginx=$URL_B" "gateway=$URL_C" > "$WORK/openloop.out" 2> "$WORK/openloop.err"
+# so no GC pauses it; and, where allowed, real-time priority (SCHED_FIFO) for its one event-loop thread (which paces
+# and reads the replies; the JVM's other threads, JIT compilers included, stay at normal priority), so that it never
+# waits for a core that nginx, the upstream, the gateway or other work holds. That thread needs ~15 % of one core.
+java $OPENLOOP_JAVA_OPTS -cp "$CP" OpenLoop "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$RATE_SEGMENT" "$CONNS" \
+  "direct=$URL_A" "nginx=$URL_B" "gateway=$URL_C" > "$WORK/openloop.out" 2> "$WORK/openloop.err" &
+OL_PID=$!; PIDS+=("$OL_PID")
+OL_PRIO="normal priority (OPENLOOP_RT=0)"
+if [ "$OPENLOOP_RT" = 1 ]; then
+  OL_PRIO="normal priority (its event loop did not appear, or chrt -f is not allowed here)"
+  for ((i = 0; i < 100; i++)); do
+    tid=$(grep -lx 'vert.x-eventloo' /proc/"$OL_PID"/task/*/comm 2> /dev/null | head -1 | cut -d/ -f5 || true)
+    if [ -n "$tid" ]; then
+      chrt -f -p 5 "$tid" 2> /dev/null && OL_PRIO="its event-loop thread SCHED_FIFO 5 (chrt)"
+      break
+    fi
+    sleep 0.05
+  done
+fi
+wait "$OL_PID"
 for l in direct nginx gateway; do OL[$l]=$(grep "^RESULT label=$l " "$WORK/openloop.out"); done
 OL_GEN=$(grep "^GENERATOR " "$WORK/openloop.out")
 out "== 1b. Latency at a fixed ${RATE} req/s, open loop (bench/src/OpenLoop.java; wrk2 is not in Debian) =="
 out "   per target: ${RATE_WARMUP}s warm-up, then ${RATE_DURATION}s recorded, the targets taking turns in ${RATE_SEGMENT}s segments"
 out "   (so background noise hits all three alike); latency counted from each request's intended send time"
-out "   generator: ${OL_RT[*]:-normal priority (chrt -f not allowed here or OPENLOOP_RT=0)} java $OPENLOOP_JAVA_OPTS; paced on its event loop;"
+out "   generator: java $OPENLOOP_JAVA_OPTS, paced on its event loop; $OL_PRIO;"
 out "   its own share, over the recorded requests: $(field "$OL_GEN" gc_count) GCs ($(field "$OL_GEN" gc_ms) ms) in the run, sent late by" \
     "p50 $(field "$OL_GEN" send_lag_p50_us) us, p99 $(field "$OL_GEN" send_lag_p99_us) us, max $(field "$OL_GEN" send_lag_max_us) us"
 out "$(printf '%-22s %9s %9s %9s %9s %9s %9s   %s' target 'rate' 'p50 ms' 'p90 ms' 'p99 ms' 'p99.9 ms' 'max ms' 'ok/errors')"
