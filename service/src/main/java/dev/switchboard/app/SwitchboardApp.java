@@ -15,7 +15,7 @@ import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
-import dev.switchboard.gateway.UpstreamClients;
+import dev.switchboard.gateway.AgentConnections;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
@@ -77,7 +77,7 @@ public final class SwitchboardApp {
     /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
     private final Tracing tracing;
     /** The gateway's clients, one per event loop. */
-    private final UpstreamClients upstream;
+    private final AgentConnections upstream;
     private GatewayHandler gateway;
     /** set when the routes are mounted; {@link #apply} replaces what it runs */
     private volatile Triggers triggers;
@@ -91,7 +91,7 @@ public final class SwitchboardApp {
     private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
             PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
             LiveBindings bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
-            Readiness readiness, Tracing tracing, UpstreamClients upstream) {
+            Readiness readiness, Tracing tracing, AgentConnections upstream) {
         this.readiness = readiness;
         this.tracing = tracing;
         this.upstream = upstream;
@@ -220,10 +220,10 @@ public final class SwitchboardApp {
                     .setKeepAlive(true)
                     .setDecompressionSupported(false)
                     .setMaxInitialLineLength(8192);
-            // streams hold their connection for their whole life; each agent's cap bounds its share
             PoolOptions pool = new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1);
+            // for card fetches; relayed calls go through the gateway's own connections, one pool per event loop
             HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
-            UpstreamClients upstream = new UpstreamClients(() -> vertx.httpClientBuilder().with(clientOptions).with(pool));
+            AgentConnections upstream = new AgentConnections(vertx);
             Router router = Router.router(vertx);
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),

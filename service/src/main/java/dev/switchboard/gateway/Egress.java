@@ -49,6 +49,15 @@ public final class Egress {
         if (agent.origin() == AgentOrigin.CONFIG) {
             return Future.succeededFuture(options);
         }
+        return address(agent).map(a -> options.setServer(SocketAddress.inetSocketAddress(a)));
+    }
+
+    /**
+     * The address to connect to for a dynamic agent: its URL's host resolved, the first address the policy allows;
+     * failed with {@link Refused} when there is none. (Config-file agents are not aimed: they are connected to as
+     * written.)
+     */
+    public Future<InetSocketAddress> address(RegisteredAgent agent) {
         URI u;
         try {
             // the agent's own URL, checked at registration: the call's URL may carry the caller's query, which
@@ -67,8 +76,7 @@ public final class Egress {
         return resolved.compose(addresses -> {
             for (InetAddress a : addresses) {
                 if (policy.allows(a, literal.isPresent() ? null : host)) {
-                    return Future.succeededFuture(options.setServer(
-                            SocketAddress.inetSocketAddress(new InetSocketAddress(a, port))));
+                    return Future.succeededFuture(new InetSocketAddress(a, port));
                 }
             }
             return Future.failedFuture(new Refused(host + " resolved to " + Arrays.toString(addresses)));

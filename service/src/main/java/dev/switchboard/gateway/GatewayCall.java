@@ -5,19 +5,21 @@ import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
-import io.vertx.core.AsyncResult;
-import io.vertx.core.Future;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponse;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientRequest;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.http.RequestOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.impl.headers.HeadersMultiMap;
+import io.vertx.core.internal.ContextInternal;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.net.ConnectException;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.Locale;
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * releases the concurrency slot and the request bytes on every path: reply, agent error, timeout, idle
  * stream, caller gone.
  */
-final class GatewayCall {
+final class GatewayCall implements AgentReply {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayCall.class);
 
@@ -41,7 +43,7 @@ final class GatewayCall {
             List.of("A2A-Extensions", "X-A2A-Extensions", "A2A-Version", "Retry-After");
 
     private final Vertx vertx;
-    private final HttpClientAgent client;
+    private final AgentConnections connections;
     private final HttpServerRequest request;
     private final HttpServerResponse response;
     private final RegisteredAgent agent;
@@ -59,9 +61,16 @@ final class GatewayCall {
     private final long started;
     private final GatewaySpan span;
 
-    private HttpClientRequest upstream;
-    private long timeoutTimer = -1;
-    private long streamTimer = -1;
+    private AgentExchange upstream;
+    /** The agent's reply: its head, then (a plain reply) its body as it arrives, or (a stream) its splitter. */
+    private HttpResponse replyHead;
+    private BodyCollector collected;
+    private SseFrameSplitter splitter;
+    private String streamType;
+    /** The call's event loop: its timers are scheduled there directly (Vert.x's timers also keep a shared map). */
+    private final EventLoop loop;
+    private ScheduledFuture<?> timeoutTimer;
+    private ScheduledFuture<?> streamTimer;
     private boolean done;
     /** Set when we reset the upstream ourselves: the failure that reset reports is not the agent's. */
     private boolean resetByUs;
@@ -71,14 +80,15 @@ final class GatewayCall {
     private long lastWriteNanos;
     private AtomicInteger openStreams;
 
-    GatewayCall(Vertx vertx, HttpClientAgent client, Egress egress, HttpServerRequest request, RegisteredAgent agent,
+    GatewayCall(Vertx vertx, AgentConnections connections, Egress egress, HttpServerRequest request, RegisteredAgent agent,
             RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
             Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started, GatewaySpan span) {
         this.span = span;
         this.egress = egress;
         this.bytes = bytes;
         this.vertx = vertx;
-        this.client = client;
+        this.connections = connections;
+        this.loop = ContextInternal.current().nettyEventLoop();
         this.request = request;
         this.response = request.response();
         this.agent = agent;
@@ -94,33 +104,26 @@ final class GatewayCall {
 
     void start() {
         long timeoutMs = TimeoutChain.millis(fields.timeoutSeconds(), limits.defaultTimeoutSeconds(), limits.maxTimeoutSeconds());
-        timeoutTimer = vertx.setTimer(timeoutMs, t -> {
-            timeoutTimer = -1;
+        timeoutTimer = loop.schedule(() -> {
+            timeoutTimer = null;
             fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
                     GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
-        });
+        }, timeoutMs, TimeUnit.MILLISECONDS);
         response.closeHandler(v -> {
             if (!done) {
                 finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
             }
         });
         UpstreamTarget target = UpstreamTarget.of(agent.url());
-        RequestOptions options = new RequestOptions()
-                .setMethod(HttpMethod.POST)
-                .setSsl(target.ssl())
-                .setHost(target.host())
-                .setPort(target.port())
-                .setURI(target.uri(request.query()))
-                .setFollowRedirects(false)
-                .setConnectTimeout(Math.min(timeoutMs, settings.connectTimeout().toMillis()));
-        // config-file agents are connected to as written (no egress check): no future to wait for
-        Future<RequestOptions> aimed = agent.origin() == AgentOrigin.CONFIG ? null : egress.aim(agent, options);
-        if (aimed == null) {
-            client.request(options).onComplete(this::onRequest);
+        String uri = target.uri(request.query());
+        int connectMs = (int) Math.min(timeoutMs, settings.connectTimeout().toMillis());
+        if (agent.origin() == AgentOrigin.CONFIG) {
+            // config-file agents are connected to as written (no egress check): nothing to wait for
+            send(target, null, uri, connectMs);
         } else {
-            aimed.onComplete(ar -> {
+            egress.address(agent).onComplete(ar -> {
                 if (ar.succeeded()) {
-                    client.request(ar.result()).onComplete(this::onRequest);
+                    send(target, ar.result(), uri, connectMs);
                 } else {
                     onUpstreamFailure(ar.cause());
                 }
@@ -128,78 +131,88 @@ final class GatewayCall {
         }
     }
 
-    private void onRequest(AsyncResult<HttpClientRequest> ar) {
-        if (ar.failed()) {
-            onUpstreamFailure(ar.cause());
-            return;
-        }
-        HttpClientRequest req = ar.result();
-        // straight into the request's own map: no map in between to build, copy and keep for a stream's life
-        outboundHeaders.accept(req.headers());
-        outboundHeaders = null;
-        // without a handler, a failure after the reply began (our own reset included) is logged at ERROR
-        req.exceptionHandler(this::onUpstreamFailure);
+    private void send(UpstreamTarget target, InetSocketAddress aimedAt, String uri, int connectMs) {
         if (done) {
-            req.reset();
             return;
         }
-        upstream = req;
+        // one map, both Vert.x's (for the header policy) and Netty's (for the encoder): no copy in between
+        HeadersMultiMap headers = HeadersMultiMap.httpHeaders();
+        outboundHeaders.accept(headers);
+        outboundHeaders = null;
         Buffer sending = body;
         body = null;
-        req.send(sending).onComplete(sent -> {
-            if (sent.succeeded()) {
-                onReply(sent.result());
-            } else {
-                onUpstreamFailure(sent.cause());
-            }
-        });
+        upstream = connections.post(target, aimedAt, uri, headers, sending, connectMs, this);
     }
 
-    private void onReply(HttpClientResponse reply) {
-        reply.exceptionHandler(this::onUpstreamFailure);
+    // ---- the agent's reply ----
+
+    @Override
+    public void head(HttpResponse head) {
         if (done) {
             return;
         }
-        String type = reply.getHeader("Content-Type");
-        boolean sse = reply.statusCode() == 200 && type != null
+        replyHead = head;
+        String type = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        boolean sse = head.status().code() == 200 && type != null
                 && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
         if (sse && !fields.isNotification()) {
-            relayStream(reply);
+            relayStream(type);
         } else {
-            collect(reply);
+            collect();
         }
+    }
+
+    @Override
+    public void content(Buffer chunk) {
+        if (done) {
+            return;
+        }
+        if (streaming) {
+            relayChunk(chunk);
+        } else {
+            collectChunk(chunk);
+        }
+    }
+
+    @Override
+    public void end() {
+        if (done) {
+            return;
+        }
+        if (streaming) {
+            endStream();
+        } else {
+            deliver(collected.buffer());
+        }
+    }
+
+    @Override
+    public void failed(Throwable cause) {
+        onUpstreamFailure(cause);
     }
 
     // ---- plain replies ----
 
-    private void collect(HttpClientResponse reply) {
+    private void collect() {
         long limit = limits.maxResponseBytes();
-        String declared = reply.getHeader("Content-Length");
+        String declared = replyHead.headers().get(HttpHeaderNames.CONTENT_LENGTH);
         if (declared != null && parseLong(declared) > limit) {
             tooLarge();
             return;
         }
-        BodyCollector collected = new BodyCollector(declared);
-        reply.handler(chunk -> {
-            if (done) {
-                return;
-            }
-            if (collected.length() + chunk.length() > limit) {
-                tooLarge();
-                return;
-            }
-            collected.add(chunk);
-        });
-        reply.exceptionHandler(this::onUpstreamFailure);
-        reply.endHandler(v -> {
-            if (!done) {
-                deliver(reply, collected.buffer());
-            }
-        });
+        collected = new BodyCollector(declared);
     }
 
-    private void deliver(HttpClientResponse reply, Buffer collected) {
-        int status = reply.statusCode();
+    private void collectChunk(Buffer chunk) {
+        if (collected.length() + chunk.length() > limits.maxResponseBytes()) {
+            tooLarge();
+            return;
+        }
+        collected.add(chunk);
+    }
+
+    private void deliver(Buffer collected) {
+        int status = replyHead.status().code();
         if (fields.isNotification()) {
             response.setStatusCode(204).end();
             finish(status < 300 ? GatewayMetrics.Outcome.OK : GatewayMetrics.Outcome.AGENT_HTTP_ERROR);
@@ -209,9 +222,9 @@ final class GatewayCall {
         if (status >= 200 && status < 300 || shape != ReplyShape.NOT_JSON_RPC) {
             // the agent answered: relay its bytes and status unchanged (an application error included)
             response.setStatusCode(status);
-            String type = reply.getHeader("Content-Type");
+            String type = replyHead.headers().get(HttpHeaderNames.CONTENT_TYPE);
             response.putHeader("Content-Type", type != null ? type : "application/json");
-            copyReplyHeaders(reply);
+            copyReplyHeaders();
             response.end(collected);
             finish(shape == ReplyShape.ERROR ? GatewayMetrics.Outcome.APPLICATION_ERROR : GatewayMetrics.Outcome.OK);
             return;
@@ -231,11 +244,11 @@ final class GatewayCall {
         }
     }
 
-    private void copyReplyHeaders(HttpClientResponse reply) {
-        MultiMap headers = reply.headers();
+    private void copyReplyHeaders() {
+        HttpHeaders headers = replyHead.headers();
         for (String name : RELAYED_REPLY_HEADERS) {
-            // get() first: getAll() builds a list even for a header that is not there, which is the usual case
-            if (headers.get(name) != null) {
+            // contains() first: getAll() builds a list even for a header that is not there, which is the usual case
+            if (headers.contains(name)) {
                 response.putHeader(name, headers.getAll(name));
             }
         }
@@ -253,63 +266,19 @@ final class GatewayCall {
      * Relays SSE frame by frame. Headers go to the caller with the first frame (or the first
      * keepalive), so an agent that fails before any event is still answered with plain JSON-RPC.
      */
-    private void relayStream(HttpClientResponse reply) {
+    private void relayStream(String type) {
         cancelTimeout();
         streaming = true;
+        streamType = type;
         openStreams = metrics.openStreams(agent.id());
         openStreams.incrementAndGet();
         lastAgentEventNanos = System.nanoTime();
         lastWriteNanos = lastAgentEventNanos;
-        SseFrameSplitter splitter = new SseFrameSplitter(limits.maxResponseBytes());
-        String type = reply.getHeader("Content-Type");
-        reply.handler(chunk -> {
-            if (done) {
-                return;
-            }
-            List<Buffer> frames;
-            try {
-                frames = splitter.feed(chunk);
-            } catch (IllegalStateException tooBig) {
-                tooLarge();
-                return;
-            }
-            if (frames.isEmpty()) {
-                return;
-            }
-            lastAgentEventNanos = System.nanoTime();
-            sendStreamHeaders(type, reply);
-            for (Buffer frame : frames) {
-                response.write(frame);
-            }
-            lastWriteNanos = lastAgentEventNanos;
-            if (response.writeQueueFull()) {
-                reply.pause();
-                response.drainHandler(v -> reply.resume());
-            }
-        });
-        reply.exceptionHandler(this::onUpstreamFailure);
-        reply.endHandler(v -> {
-            if (done) {
-                return;
-            }
-            if (!streamHeadersSent) {
-                // the agent opened a stream and closed it without one event
-                fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                        "agent closed the stream without sending an event: " + agent.id(),
-                        GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
-                return;
-            }
-            Buffer rest = splitter.remainder();
-            if (rest.length() > 0) {
-                response.write(rest);
-            }
-            response.end();
-            finish(GatewayMetrics.Outcome.OK);
-        });
+        splitter = new SseFrameSplitter(limits.maxResponseBytes());
         long keepaliveNanos = settings.keepaliveInterval().toNanos();
         long idleNanos = limits.streamIdleTimeoutSeconds() * 1_000_000_000L;
         long tick = Math.max(50, Math.min(settings.keepaliveInterval().toMillis(), idleNanos / 1_000_000L) / 3);
-        streamTimer = vertx.setPeriodic(tick, t -> {
+        streamTimer = loop.scheduleAtFixedRate(() -> {
             if (done) {
                 return;
             }
@@ -317,14 +286,55 @@ final class GatewayCall {
             if (now - lastAgentEventNanos >= idleNanos) {
                 idle();
             } else if (now - lastWriteNanos >= keepaliveNanos) {
-                sendStreamHeaders(type, reply);
+                sendStreamHeaders();
                 response.write(": keepalive\n\n");
                 lastWriteNanos = now;
             }
-        });
+        }, tick, tick, TimeUnit.MILLISECONDS);
     }
 
-    private void sendStreamHeaders(String type, HttpClientResponse reply) {
+    private void relayChunk(Buffer chunk) {
+        List<Buffer> frames;
+        try {
+            frames = splitter.feed(chunk);
+        } catch (IllegalStateException tooBig) {
+            tooLarge();
+            return;
+        }
+        if (frames.isEmpty()) {
+            return;
+        }
+        lastAgentEventNanos = System.nanoTime();
+        sendStreamHeaders();
+        for (Buffer frame : frames) {
+            response.write(frame);
+        }
+        lastWriteNanos = lastAgentEventNanos;
+        if (response.writeQueueFull()) {
+            // a slow caller: stop reading the agent until the caller has taken what was written
+            AgentExchange reading = upstream;
+            reading.pause();
+            response.drainHandler(v -> reading.resume());
+        }
+    }
+
+    private void endStream() {
+        if (!streamHeadersSent) {
+            // the agent opened a stream and closed it without one event
+            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
+                    "agent closed the stream without sending an event: " + agent.id(),
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
+            return;
+        }
+        Buffer rest = splitter.remainder();
+        if (rest.length() > 0) {
+            response.write(rest);
+        }
+        response.end();
+        finish(GatewayMetrics.Outcome.OK);
+    }
+
+    private void sendStreamHeaders() {
         if (streamHeadersSent) {
             return;
         }
@@ -332,10 +342,10 @@ final class GatewayCall {
         metrics.record(agent.id(), fields.method(), GatewayMetrics.Outcome.OK, System.nanoTime() - started);
         response.setStatusCode(200)
                 .setChunked(true)
-                .putHeader("Content-Type", type)
+                .putHeader("Content-Type", streamType)
                 .putHeader("Cache-Control", "no-cache")
                 .putHeader("X-Accel-Buffering", "no");
-        copyReplyHeaders(reply);
+        copyReplyHeaders();
     }
 
     private void idle() {
@@ -413,9 +423,9 @@ final class GatewayCall {
         }
         done = true;
         cancelTimeout();
-        if (streamTimer != -1) {
-            vertx.cancelTimer(streamTimer);
-            streamTimer = -1;
+        if (streamTimer != null) {
+            streamTimer.cancel(false);
+            streamTimer = null;
         }
         if (outcome == GatewayMetrics.Outcome.CALLER_DISCONNECTED) {
             resetUpstream();
@@ -435,16 +445,16 @@ final class GatewayCall {
     }
 
     private void cancelTimeout() {
-        if (timeoutTimer != -1) {
-            vertx.cancelTimer(timeoutTimer);
-            timeoutTimer = -1;
+        if (timeoutTimer != null) {
+            timeoutTimer.cancel(false);
+            timeoutTimer = null;
         }
     }
 
     private void resetUpstream() {
         if (upstream != null) {
-            // reset() reports its own failure synchronously; without the flag a timeout or an idle
-            // stream would be answered as "agent unreachable" before its own answer is written
+            // the exchange reports nothing after a reset: a timeout or an idle stream is answered as itself,
+            // never as "agent unreachable"
             resetByUs = true;
             upstream.reset();
         }

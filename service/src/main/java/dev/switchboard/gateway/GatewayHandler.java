@@ -39,7 +39,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private static final String BUDGET_FULL = "server busy: the gateway holds its maximum of request bytes; retry shortly";
 
     private final Vertx vertx;
-    private final UpstreamClients clients;
+    private final AgentConnections connections;
     private final AgentRegistry registry;
     private final HeaderPolicy headerPolicy;
     private final CallerAuth auth;
@@ -49,14 +49,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final RequestBudget budget;
     private final Tracing tracing;
 
-    public GatewayHandler(Vertx vertx, UpstreamClients clients, AgentRegistry registry, HeaderPolicy headerPolicy,
+    public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing) {
         this.tracing = tracing;
         this.egress = egress;
         this.budget = new RequestBudget(settings.maxRequestBytesInFlight());
         metrics.watchRequestBytes(budget);
         this.vertx = vertx;
-        this.clients = clients;
+        this.connections = connections;
         this.registry = registry;
         this.headerPolicy = headerPolicy;
         this.auth = auth;
@@ -146,7 +146,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             }
             span.propagate(out);
         };
-        new GatewayCall(vertx, clients.current(), egress, request, agent,
+        new GatewayCall(vertx, connections, egress, request, agent,
                 new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
                 metrics, settings, started, span).start();
     }
@@ -248,7 +248,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             respondError(request.response(), e, 200, false);
             return;
         }
-        new GatewayCall(vertx, clients.current(), egress, request, agent, fields, body, permit, bytes,
+        new GatewayCall(vertx, connections, egress, request, agent, fields, body, permit, bytes,
                 out -> {
                     headerPolicy.writeTo(out, request.headers(), callerId, agent.headers());
                     span.propagate(out);

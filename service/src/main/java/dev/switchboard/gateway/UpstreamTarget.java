@@ -4,11 +4,12 @@ import io.vertx.core.http.RequestOptions;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * An agent URL taken apart once (scheme, host, port, path), so a relayed call does not parse it again: the
- * pieces are what {@link RequestOptions#setAbsoluteURI} makes of it. The caller's query string is appended as it
- * came, as before.
+ * An agent URL taken apart once, so a relayed call does not parse it again: scheme, the host to connect to (an IPv6
+ * literal without its brackets), port, path (as {@link RequestOptions#setAbsoluteURI} reads them), and the
+ * {@code Host} header's value (the port left out when it is the scheme's default). The caller's query string is
+ * appended as it came.
  */
-record UpstreamTarget(Boolean ssl, String host, Integer port, String path) {
+record UpstreamTarget(boolean ssl, String connectHost, int port, String path, String authority) {
 
     /** Bounded: agent URLs are few, but registrations come and go. */
     private static final int MAX = 4096;
@@ -18,7 +19,13 @@ record UpstreamTarget(Boolean ssl, String host, Integer port, String path) {
         UpstreamTarget t = CACHE.get(url);
         if (t == null) {
             RequestOptions parsed = new RequestOptions().setAbsoluteURI(url);
-            t = new UpstreamTarget(parsed.isSsl(), parsed.getHost(), parsed.getPort(), parsed.getURI());
+            boolean ssl = Boolean.TRUE.equals(parsed.isSsl());
+            String host = parsed.getHost();
+            String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+            String named = bare.indexOf(':') >= 0 ? "[" + bare + "]" : bare;
+            int port = parsed.getPort();
+            String authority = port == (ssl ? 443 : 80) ? named : named + ":" + port;
+            t = new UpstreamTarget(ssl, bare, port, parsed.getURI(), authority);
             if (CACHE.size() >= MAX) {
                 CACHE.clear();
             }
