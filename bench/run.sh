@@ -397,7 +397,7 @@ OL_PID=$!; PIDS+=("$OL_PID")
 OL_PRIO="normal priority (OPENLOOP_RT=0)"
 if [ "$OPENLOOP_RT" = 1 ]; then
   OL_PRIO="normal priority (its event loop did not appear, or chrt -f is not allowed here)"
-  for ((i = 0; i < 100; i++)); do
+  for ((i = 0; i < 1200; i++)); do # up to a minute: on a busy machine the JVM takes seconds to pre-touch its heap
     tid=$(grep -lx 'vert.x-eventloo' /proc/"$OL_PID"/task/*/comm 2> /dev/null | head -1 | cut -d/ -f5 || true)
     if [ -n "$tid" ]; then
       chrt -f -p 5 "$tid" 2> /dev/null && OL_PRIO="its event-loop thread SCHED_FIFO 5 (chrt)"
