@@ -10,13 +10,16 @@ JAR="${JAR:-$ROOT/service/target/switchboard-app.jar}"   # JAR=…: another buil
 # ---- knobs (environment overrides) ----
 CONNS="${CONNS:-50}"                 # wrk connections, same for all three targets
 THREADS="${THREADS:-2}"              # wrk threads
-WARMUP="${WARMUP:-5}"                # seconds of unrecorded wrk load before each measured run
 JIT_WARMUP="${JIT_WARMUP:-30}"       # seconds of unrecorded load through the gateway (and so the upstream) first: JIT
-DURATION="${DURATION:-20}"           # seconds of each measured wrk run
+ROUNDS="${ROUNDS:-4}"                # section 1: rounds; in each, every target gets one measured segment, same order
+SEGMENT="${SEGMENT:-8}"              # section 1: seconds of each measured wrk segment
+LEAD_IN="${LEAD_IN:-2}"              # section 1: seconds of unrecorded wrk load just before each segment
 RATE="${RATE:-1000}"                 # fixed rate of the open-loop latency test, req/s
 RATE_WARMUP="${RATE_WARMUP:-5}"      # seconds at that rate before recording
 RATE_DURATION="${RATE_DURATION:-20}" # seconds recorded at that rate, per target
 RATE_SEGMENT="${RATE_SEGMENT:-2}"    # the targets take turns in segments of this many seconds
+OPENLOOP_RT="${OPENLOOP_RT:-1}"      # 1: the open-loop generator's event-loop thread runs SCHED_FIFO (chrt -f 5) when allowed
+OPENLOOP_JAVA_OPTS="${OPENLOOP_JAVA_OPTS:--XX:+UseSerialGC -Xms2g -Xmx2g -Xmn1700m -XX:+AlwaysPreTouch -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0}" # 1b: no GC, no periodic safepoint
 STREAMS="${STREAMS:-1000 5000 10000}" # idle SSE stream counts relayed through the gateway
 KEEP_WORK="${KEEP_WORK:-0}"          # 1: keep the work dir (logs, configs) after the run
 
@@ -259,78 +262,159 @@ wrk.body = f:read("*a")
 f:close()
 EOF
 
-declare -A RPS P50 P90 P99 ERRS PCPU UCPU PUS SYS
-run_wrk() { # label url proxy-pids...
-  local label=$1 url=$2; shift 2
-  log "wrk $label: warm-up ${WARMUP}s"
-  wrk -t"$THREADS" -c"$CONNS" -d"${WARMUP}s" -s "$WORK/post.lua" "$url" > /dev/null
-  log "wrk $label: ${DURATION}s measured"
-  local p0 p1 u0 u1 s0 s1 t0 t1 w="$WORK/wrk-$label.txt"
-  if [ "$label" = gateway ]; then thread_ticks "$GW_PID" > "$WORK/gw-threads-0.txt"; fi
-  p0=$(cpu_ticks "$@"); u0=$(cpu_ticks "$UP_PID"); s0=$(sys_busy); t0=$(date +%s.%N)
-  wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency -s "$WORK/post.lua" "$url" > "$w"
-  p1=$(cpu_ticks "$@"); u1=$(cpu_ticks "$UP_PID"); s1=$(sys_busy); t1=$(date +%s.%N)
-  if [ "$label" = gateway ]; then thread_ticks "$GW_PID" > "$WORK/gw-threads-1.txt"; GW_WRK_SECS=$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}'); fi
-  RPS[$label]=$(awk '/^Requests\/sec:/ {print $2}' "$w")
-  P50[$label]=$(to_ms "$(awk '$1 == "50%" {print $2}' "$w")")
-  P90[$label]=$(to_ms "$(awk '$1 == "90%" {print $2}' "$w")")
-  P99[$label]=$(to_ms "$(awk '$1 == "99%" {print $2}' "$w")")
-  local non2xx sock reqs
-  non2xx=$(awk '/Non-2xx/ {print $NF}' "$w"); sock=$(awk '/Socket errors/ {sub(/.*errors: /, ""); print}' "$w")
-  ERRS[$label]="non-2xx ${non2xx:-0}${sock:+; socket errors: $sock}"
+# The three targets take turns: ROUNDS rounds, each giving every target one SEGMENT-second wrk run right after a
+# LEAD_IN-second unrecorded one, in the same order every round. On a shared (virtual) machine the throughput drifts
+# by tens of percent over minutes; one long run per target, one after the other, lets that drift decide the ratio.
+# Counts and CPU ticks are summed over a target's segments; wrk's percentiles exist per run only, so those are kept
+# per round and the totals give the median of the rounds.
+LABELS=(direct nginx gateway)
+declare -A NAME=([direct]="(a) upstream direct" [nginx]="(b) nginx proxy" [gateway]="(c) gateway /a2a/{id}")
+declare -A URL=([direct]="$URL_A" [nginx]="$URL_B" [gateway]="$URL_C")
+declare -A REQS SECS WALL PTK UTK STK NON2XX SOCKERR RP50 RP90 RP99   # sums over segments; R*: per-round lists
+declare -A RRPS                                                         # "round label" -> req/s of that segment
+for l in "${LABELS[@]}"; do REQS[$l]=0; SECS[$l]=0; WALL[$l]=0; PTK[$l]=0; UTK[$l]=0; STK[$l]=0; NON2XX[$l]=0; SOCKERR[$l]="0 0 0 0"; RP50[$l]=""; RP90[$l]=""; RP99[$l]=""; done
+: > "$WORK/gw-thread-deltas.txt"
+
+proxy_pids() { case $1 in direct) ;; nginx) nginx_pids;; gateway) echo "$GW_PID";; esac; }
+gw_task_ticks() { # tid<TAB>ticks of every gateway thread (cheap: /proc only; names are read once at the end)
+  local tdir s f
+  for tdir in /proc/"$GW_PID"/task/*; do
+    s=$(cat "$tdir/stat" 2>/dev/null) || continue
+    read -r -a f <<< "${s##*) }"
+    printf '%s\t%s\n' "${tdir##*/}" $((f[11] + f[12]))
+  done
+}
+add() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", a + b }'; }
+median() { tr ' ' '\n' | awk 'NF' | sort -g | awk '{ v[++n] = $1 } END { if (!n) { print "-"; exit } if (n % 2) printf "%.3f", v[(n + 1) / 2]; else printf "%.3f", (v[n / 2] + v[n / 2 + 1]) / 2 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+run_segment() { # round label: one lead-in and one measured segment; prints the round's line for that target
+  local r=$1 label=$2 url=${URL[$2]} w="$WORK/wrk-$2-r$1.txt" pids p0 p1 u0 u1 s0 s1 t0 t1 reqs secs non2xx sock
+  pids=$(proxy_pids "$label")
+  wrk -t"$THREADS" -c"$CONNS" -d"${LEAD_IN}s" -s "$WORK/post.lua" "$url" > /dev/null
+  if [ "$label" = gateway ]; then gw_task_ticks > "$WORK/gw-ticks-0.txt"; fi
+  p0=$(cpu_ticks $pids); u0=$(cpu_ticks "$UP_PID"); s0=$(sys_busy); t0=$(date +%s.%N)
+  wrk -t"$THREADS" -c"$CONNS" -d"${SEGMENT}s" --latency -s "$WORK/post.lua" "$url" > "$w"
+  p1=$(cpu_ticks $pids); u1=$(cpu_ticks "$UP_PID"); s1=$(sys_busy); t1=$(date +%s.%N)
+  if [ "$label" = gateway ]; then
+    gw_task_ticks > "$WORK/gw-ticks-1.txt"
+    awk -F'\t' 'NR == FNR { base[$1] = $2; next } { d = $2 - base[$1]; if (d > 0) printf "%s\t%d\n", $1, d }' \
+      "$WORK/gw-ticks-0.txt" "$WORK/gw-ticks-1.txt" >> "$WORK/gw-thread-deltas.txt"
+  fi
   reqs=$(awk '/requests in/ {print $1}' "$w")
-  pct() { awk -v d="$1" -v hz="$CLK_TCK" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", 100 * d / hz / (b - a)}'; }
-  PCPU[$label]=$(pct $((p1 - p0))); UCPU[$label]=$(pct $((u1 - u0))); SYS[$label]=$(pct $((s1 - s0)))
-  PUS[$label]=$(awk -v d=$((p1 - p0)) -v hz="$CLK_TCK" -v n="${reqs:-0}" 'BEGIN { if (n > 0 && d > 0) printf "%.1f", 1e6 * d / hz / n; else print "-" }')
+  secs=$(awk '/requests in/ { v = $4; sub(/,$/, "", v); print v }' "$w")
+  secs=$(awk -v ms="$(to_ms "$secs")" 'BEGIN { printf "%.3f", ms / 1000 }')
+  non2xx=$(awk '/Non-2xx/ {print $NF}' "$w")
+  sock=$(awk '/Socket errors/ { gsub(/,/, ""); print $4, $6, $8, $10 }' "$w")
+  REQS[$label]=$((REQS[$label] + ${reqs:-0})); SECS[$label]=$(add "${SECS[$label]}" "$secs")
+  WALL[$label]=$(add "${WALL[$label]}" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')")
+  PTK[$label]=$((PTK[$label] + p1 - p0)); UTK[$label]=$((UTK[$label] + u1 - u0)); STK[$label]=$((STK[$label] + s1 - s0))
+  NON2XX[$label]=$((NON2XX[$label] + ${non2xx:-0}))
+  SOCKERR[$label]=$(awk -v a="${SOCKERR[$label]}" -v b="${sock:-0 0 0 0}" 'BEGIN { split(a, x, " "); split(b, y, " "); print x[1] + y[1], x[2] + y[2], x[3] + y[3], x[4] + y[4] }')
+  local rps p50 p90 p99 pus mach
+  rps=$(awk -v n="${reqs:-0}" -v s="$secs" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print 0 }')
+  p50=$(to_ms "$(awk '$1 == "50%" {print $2}' "$w")"); p90=$(to_ms "$(awk '$1 == "90%" {print $2}' "$w")")
+  p99=$(to_ms "$(awk '$1 == "99%" {print $2}' "$w")")
+  RRPS["$r $label"]=$rps; RP50[$label]+="$p50 "; RP90[$label]+="$p90 "; RP99[$label]+="$p99 "
+  pus=$(awk -v d=$((p1 - p0)) -v hz="$CLK_TCK" -v n="${reqs:-0}" 'BEGIN { if (n > 0 && d > 0) printf "%.1f", 1e6 * d / hz / n; else print "-" }')
+  mach=$(awk -v d=$((s1 - s0)) -v hz="$CLK_TCK" -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f%%", 100 * d / hz / (b - a)}')
+  [ "$label" = direct ] && pus="-"
+  log "round $r $label: $rps req/s"
+  out "$(printf '%5s  %-22s %9s %7s %7s %7s %10s %8s  %s' "$r" "${NAME[$label]}" "$rps" "$p50" "$p90" "$p99" "$pus" "$mach" \
+      "$( [ "${non2xx:-0}${sock:-0 0 0 0}" = "00 0 0 0" ] || echo "non-2xx ${non2xx:-0}, socket errors ${sock:-0 0 0 0}")")"
 }
 
 log "JIT warm-up: ${JIT_WARMUP}s of load through the gateway (warms the gateway and the upstream JVMs)"
 wrk -t"$THREADS" -c"$CONNS" -d"${JIT_WARMUP}s" -s "$WORK/post.lua" "$URL_C" > "$WORK/wrk-jit-warmup.txt"
 JIT_RPS=$(awk '/^Requests\/sec:/ {print $2}' "$WORK/wrk-jit-warmup.txt")
 
-run_wrk direct "$URL_A"
-run_wrk nginx "$URL_B" $(nginx_pids)
-run_wrk gateway "$URL_C" "$GW_PID"
-
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
-
-out "== 1. Throughput, closed loop: wrk -t$THREADS -c$CONNS, keep-alive; ${DURATION}s measured after ${WARMUP}s warm-up per target =="
+out "== 1. Throughput, closed loop: wrk -t$THREADS -c$CONNS, keep-alive; the targets take turns: $ROUNDS rounds, each giving"
+out "   (a), (b), (c) in this order ${SEGMENT}s measured right after ${LEAD_IN}s unrecorded (so drift on the machine hits all three alike) =="
 out "   (before that, ${JIT_WARMUP}s through the gateway to JIT-compile the gateway and upstream JVMs: ${JIT_RPS} req/s over that warm-up)"
-out "$(printf '%-22s %9s %7s %7s %7s  %-9s %10s %8s %8s  %s' target 'req/s' 'p50 ms' 'p90 ms' 'p99 ms' 'proxy CPU' 'proxy us/r' 'upstrm' 'machine' 'errors')"
-for l in direct nginx gateway; do
-  case $l in direct) name="(a) upstream direct";; nginx) name="(b) nginx proxy";; gateway) name="(c) gateway /a2a/{id}";; esac
-  pc="${PCPU[$l]}%"; pu="${PUS[$l]}"; [ "$l" = direct ] && { pc="-"; pu="-"; }
-  out "$(printf '%-22s %9s %7s %7s %7s  %-9s %10s %8s %8s  %s' "$name" "${RPS[$l]}" "${P50[$l]}" "${P90[$l]}" "${P99[$l]}" "$pc" "$pu" "${UCPU[$l]}%" "${SYS[$l]}%" "${ERRS[$l]}")"
+out "$(printf '%5s  %-22s %9s %7s %7s %7s %10s %8s' round target 'req/s' 'p50 ms' 'p90 ms' 'p99 ms' 'proxy us/r' 'machine')"
+declare -A RCB RCA RBA
+for ((r = 1; r <= ROUNDS; r++)); do
+  for l in "${LABELS[@]}"; do run_segment "$r" "$l"; done
+  RCB[$r]=$(ratio "${RRPS["$r gateway"]}" "${RRPS["$r nginx"]}"); RCA[$r]=$(ratio "${RRPS["$r gateway"]}" "${RRPS["$r direct"]}")
+  RBA[$r]=$(ratio "${RRPS["$r nginx"]}" "${RRPS["$r direct"]}")
+  out "       round $r throughput ratios: c/b = ${RCB[$r]}, c/a = ${RCA[$r]}, b/a = ${RBA[$r]}"
 done
-out "   CPU columns: % of one core during the measured run (proxy = nginx master+workers or the gateway JVM;"
+
+declare -A RPS P50 P90 P99 PCPU UCPU PUS SYS ERRS
+for l in "${LABELS[@]}"; do
+  RPS[$l]=$(awk -v n="${REQS[$l]}" -v s="${SECS[$l]}" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print 0 }')
+  P50[$l]=$(echo "${RP50[$l]}" | median); P90[$l]=$(echo "${RP90[$l]}" | median); P99[$l]=$(echo "${RP99[$l]}" | median)
+  pct() { awk -v d="$1" -v hz="$CLK_TCK" -v s="${WALL[$l]}" 'BEGIN { if (s > 0) printf "%.0f", 100 * d / hz / s; else print 0 }'; }
+  PCPU[$l]=$(pct "${PTK[$l]}"); UCPU[$l]=$(pct "${UTK[$l]}"); SYS[$l]=$(pct "${STK[$l]}")
+  PUS[$l]=$(awk -v d="${PTK[$l]}" -v hz="$CLK_TCK" -v n="${REQS[$l]}" 'BEGIN { if (n > 0 && d > 0) printf "%.1f", 1e6 * d / hz / n; else print "-" }')
+  read -r sc sr sw st <<< "${SOCKERR[$l]}"
+  ERRS[$l]="non-2xx ${NON2XX[$l]}"
+  [ "${SOCKERR[$l]}" = "0 0 0 0" ] || ERRS[$l]+="; socket errors: connect $sc, read $sr, write $sw, timeout $st"
+done
+minmax() { tr ' ' '\n' | awk 'NF && $1 != "n/a" { if (n == 0 || $1 < lo) lo = $1; if (n == 0 || $1 > hi) hi = $1; n++ } END { if (n) printf "%.2f–%.2f", lo, hi; else print "n/a" }'; }
+
+out "totals over the $ROUNDS rounds: req/s = all requests / all measured seconds (${ROUNDS} × ${SEGMENT}s per target); CPU summed over"
+out "the segments; latency = MEDIAN OF THE ROUNDS' wrk percentiles (wrk reports them per run only)"
+out "$(printf '%-22s %9s %7s %7s %7s  %-9s %10s %8s %8s  %s' target 'req/s' 'p50 ms' 'p90 ms' 'p99 ms' 'proxy CPU' 'proxy us/r' 'upstrm' 'machine' 'errors')"
+for l in "${LABELS[@]}"; do
+  pc="${PCPU[$l]}%"; pu="${PUS[$l]}"; [ "$l" = direct ] && { pc="-"; pu="-"; }
+  out "$(printf '%-22s %9s %7s %7s %7s  %-9s %10s %8s %8s  %s' "${NAME[$l]}" "${RPS[$l]}" "${P50[$l]}" "${P90[$l]}" "${P99[$l]}" "$pc" "$pu" "${UCPU[$l]}%" "${SYS[$l]}%" "${ERRS[$l]}")"
+done
+out "   CPU columns: % of one core during the measured segments (proxy = nginx master+workers or the gateway JVM;"
 out "   proxy us/r = proxy CPU microseconds per request; machine = all processes, $(nproc)00% = every core busy)"
-out "ratios: throughput c/b = $(ratio "${RPS[gateway]}" "${RPS[nginx]}"), c/a = $(ratio "${RPS[gateway]}" "${RPS[direct]}"), b/a = $(ratio "${RPS[nginx]}" "${RPS[direct]}");" \
-    "p99 latency c/b = $(ratio "${P99[gateway]}" "${P99[nginx]}"), c/a = $(ratio "${P99[gateway]}" "${P99[direct]}")"
+out "ratios (totals): throughput c/b = $(ratio "${RPS[gateway]}" "${RPS[nginx]}"), c/a = $(ratio "${RPS[gateway]}" "${RPS[direct]}"), b/a = $(ratio "${RPS[nginx]}" "${RPS[direct]}");" \
+    "p99 latency (median of rounds) c/b = $(ratio "${P99[gateway]}" "${P99[nginx]}"), c/a = $(ratio "${P99[gateway]}" "${P99[direct]}")"
+out "ratios per round (min–max over the $ROUNDS rounds): throughput c/b = $(echo "${RCB[*]}" | minmax), c/a = $(echo "${RCA[*]}" | minmax), b/a = $(echo "${RBA[*]}" | minmax)"
 
 # gateway outcome counters: every relayed call must be "ok"
 outcomes=$(curl -s "http://127.0.0.1:$GW_PORT/metrics" | awk '/^switchboard_gateway_requests_total\{/ { match($0, /outcome="[^"]*"/); o = substr($0, RSTART + 9, RLENGTH - 10); s[o] += $NF } END { for (o in s) printf "%s=%d ", o, s[o] }')
 out "gateway outcomes over the whole run (warm-ups included): ${outcomes:-none}"
 
-# which gateway threads did the work during the measured run
-awk -F'\t' -v hz="$CLK_TCK" -v s="$GW_WRK_SECS" 'NR == FNR { base[$1] = $3; next }
-     { d = $3 - base[$1]; if (d > 0) printf "%s\t%.0f%%\n", $2, 100 * d / hz / s }' \
-  "$WORK/gw-threads-0.txt" "$WORK/gw-threads-1.txt" | sort -t$'\t' -k2 -rn > "$WORK/gw-threads.txt"
-out "gateway threads busiest during its measured run (% of one core):"
+# which gateway threads did the work during its measured segments (ticks summed per thread, names from jcmd)
+jcmd "$GW_PID" Thread.print 2>/dev/null | sed -n 's/^"\([^"]*\)".* nid=0x\([0-9a-f]*\).*/\2\t\1/p' > "$WORK/gw-thread-names.txt"
+awk -F'\t' -v hz="$CLK_TCK" -v s="${WALL[gateway]}" '
+     NR == FNR { name[$1] = $2; next }
+     { d[$1] += $2 }
+     END { for (t in d) { n = name[sprintf("%x", t)]; if (n == "") n = "tid-" t; printf "%s\t%.0f%%\n", n, 100 * d[t] / hz / s } }' \
+  "$WORK/gw-thread-names.txt" "$WORK/gw-thread-deltas.txt" | sort -t$'\t' -k2 -rn > "$WORK/gw-threads.txt"
+out "gateway threads busiest during its measured segments (% of one core):"
 head -5 "$WORK/gw-threads.txt" | awk -F'\t' '{ printf "    %-45s %s\n", $1, $2 }' | tee -a "$REPORT"
 out "    event-loop threads that used >= 1% of a core: $(awk -F'\t' '$1 ~ /^vert.x-eventloop/ && $2 + 0 >= 1' "$WORK/gw-threads.txt" | wc -l)" \
-    "of $(awk -F'\t' '$2 ~ /^vert.x-eventloop/' "$WORK/gw-threads-1.txt" | wc -l) in the gateway JVM"
+    "of $(awk -F'\t' '$2 ~ /^vert.x-eventloop/' "$WORK/gw-thread-names.txt" | wc -l) in the gateway JVM"
 out ""
 
 # ---- 1b. open-loop latency at a fixed rate ----
 declare -A OL
-log "open loop: ${RATE} req/s; ${RATE_WARMUP}s warm-up per target, then ${RATE_DURATION}s per target in interleaved ${RATE_SEGMENT}s segments"
-java -cp "$CP" OpenLoop "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$RATE_SEGMENT" "$CONNS" \
-  "direct=$URL_A" "nginx=$URL_B" "gateway=$URL_C" > "$WORK/openloop.out" 2> "$WORK/openloop.err"
-for l in direct nginx gateway; do OL[$l]=$(grep "^RESULT label=$l " "$WORK/openloop.out"); done
 field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
+log "open loop: ${RATE} req/s; ${RATE_WARMUP}s warm-up per target, then ${RATE_DURATION}s per target in interleaved ${RATE_SEGMENT}s segments"
+# The generator must not be the tail: an eden larger than everything it allocates in the run (~10 KB per request),
+# so no GC pauses it; and, where allowed, real-time priority (SCHED_FIFO) for its one event-loop thread (which paces
+# and reads the replies; the JVM's other threads, JIT compilers included, stay at normal priority), so that it never
+# waits for a core that nginx, the upstream, the gateway or other work holds. That thread needs ~15 % of one core.
+java $OPENLOOP_JAVA_OPTS -cp "$CP" OpenLoop "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$RATE_SEGMENT" "$CONNS" \
+  "direct=$URL_A" "nginx=$URL_B" "gateway=$URL_C" > "$WORK/openloop.out" 2> "$WORK/openloop.err" &
+OL_PID=$!; PIDS+=("$OL_PID")
+OL_PRIO="normal priority (OPENLOOP_RT=0)"
+if [ "$OPENLOOP_RT" = 1 ]; then
+  OL_PRIO="normal priority (its event loop did not appear, or chrt -f is not allowed here)"
+  for ((i = 0; i < 1200; i++)); do # up to a minute: on a busy machine the JVM takes seconds to pre-touch its heap
+    tid=$(grep -lx 'vert.x-eventloo' /proc/"$OL_PID"/task/*/comm 2> /dev/null | head -1 | cut -d/ -f5 || true)
+    if [ -n "$tid" ]; then
+      chrt -f -p 5 "$tid" 2> /dev/null && OL_PRIO="its event-loop thread SCHED_FIFO 5 (chrt)"
+      break
+    fi
+    sleep 0.05
+  done
+fi
+wait "$OL_PID"
+for l in direct nginx gateway; do OL[$l]=$(grep "^RESULT label=$l " "$WORK/openloop.out"); done
+OL_GEN=$(grep "^GENERATOR " "$WORK/openloop.out")
 out "== 1b. Latency at a fixed ${RATE} req/s, open loop (bench/src/OpenLoop.java; wrk2 is not in Debian) =="
 out "   per target: ${RATE_WARMUP}s warm-up, then ${RATE_DURATION}s recorded, the targets taking turns in ${RATE_SEGMENT}s segments"
 out "   (so background noise hits all three alike); latency counted from each request's intended send time"
+out "   generator: java $OPENLOOP_JAVA_OPTS, paced on its event loop; $OL_PRIO;"
+out "   its own share, over the recorded requests: $(field "$OL_GEN" gc_count) GCs ($(field "$OL_GEN" gc_ms) ms) in the run, sent late by" \
+    "p50 $(field "$OL_GEN" send_lag_p50_us) us, p99 $(field "$OL_GEN" send_lag_p99_us) us, max $(field "$OL_GEN" send_lag_max_us) us"
 out "$(printf '%-22s %9s %9s %9s %9s %9s %9s   %s' target 'rate' 'p50 ms' 'p90 ms' 'p99 ms' 'p99.9 ms' 'max ms' 'ok/errors')"
 for l in direct nginx gateway; do
   r=${OL[$l]}

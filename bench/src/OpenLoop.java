@@ -1,4 +1,4 @@
-import io.vertx.core.Context;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -7,6 +7,9 @@ import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.internal.ContextInternal;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,12 +55,17 @@ public final class OpenLoop {
                     .setPort(uri.getPort()).setURI(uri.getRawPath()).putHeader("Content-Type", "application/json");
         }
 
-        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
+        Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1).setPreferNativeTransport(true));
+        if (!vertx.isNativeTransportEnabled()) {
+            System.err.println("native transport unavailable, pacing by NIO's millisecond selector timeouts: "
+                    + vertx.unavailableNativeTransportCause());
+        }
         HttpClientAgent client = vertx.httpClientBuilder()
                 .with(new HttpClientOptions().setKeepAlive(true).setTcpNoDelay(true))
                 .with(new PoolOptions().setHttp1MaxSize(connections).setMaxWaitQueueSize(-1))
                 .build();
-        Context ctx = vertx.getOrCreateContext();
+        ContextInternal ctx = (ContextInternal) vertx.getOrCreateContext();
+        EventLoop loop = ctx.nettyEventLoop();
 
         long periodNanos = 1_000_000_000L / rate;
         int warmupPer = rate * warmupS;
@@ -70,6 +78,12 @@ public final class OpenLoop {
             Arrays.fill(l, -1);
         }
         long[] intendedOf = new long[total];
+        // -Dopenloop.trace=FILE: per request, when it was due, when the pacing thread handed it over, when the event
+        // loop started it and when it completed (ns from t0): splits a tail into pacing, hand-off and server time
+        String trace = System.getProperty("openloop.trace");
+        long[] issuedAt = new long[total]; // always: the pacing lag is reported
+        long[] startedAt = trace == null ? null : new long[total];
+        long[] doneAt = trace == null ? null : new long[total];
         int[] targetOf = new int[total];
         int[] slotOf = new int[total];
         int[] filled = new int[n];
@@ -94,25 +108,24 @@ public final class OpenLoop {
             }
         }
 
-        for (int i = 0; i < total; i++) {
-            long intended = intendedOf[i];
-            long wait;
-            while ((wait = intended - System.nanoTime()) > 0) {
-                if (wait > 100_000) {
-                    LockSupport.parkNanos(wait - 60_000);
-                } else {
-                    Thread.onSpinWait();
-                }
-            }
+        // one request: started on the event loop (the caller makes sure of that), completed there too
+        java.util.function.IntConsumer send = i -> {
+            final long intended = intendedOf[i];
             final int t = targetOf[i];
             final int slot = slotOf[i];
-            ctx.runOnContext(v -> client.request(opts[t])
+            if (startedAt != null) {
+                startedAt[i] = System.nanoTime();
+            }
+            client.request(opts[t])
                     .compose(req -> req.send(body))
                     .compose(res -> res.body().map(b -> res.statusCode()))
                     .onComplete(ar -> {
-                        long lat = System.nanoTime() - intended;
+                        long end = System.nanoTime();
+                        if (doneAt != null) {
+                            doneAt[i] = end;
+                        }
                         if (slot >= 0) {
-                            latencies[t][slot] = lat;
+                            latencies[t][slot] = end - intended;
                             if (ar.succeeded() && ar.result() == 200) {
                                 ok[t]++;
                             } else {
@@ -123,15 +136,82 @@ public final class OpenLoop {
                             System.err.println(labels[t] + " error: " + (ar.succeeded() ? "HTTP " + ar.result() : ar.cause()));
                         }
                         done.countDown();
-                    }));
+                    });
+        };
+        long[] sendEndAt = new long[1];
+        long gc0Count = gcCount(); // GCs from here on, warm-up included (it is interleaved with nothing else)
+        long gc0Ms = gcMillis();
+        if ("thread".equals(System.getProperty("openloop.pacer", "loop"))) {
+            // the old way, kept to compare: a pacing thread (park, then spin) hands every request to the event loop
+            for (int i = 0; i < total; i++) {
+                long intended = intendedOf[i];
+                long wait;
+                while ((wait = intended - System.nanoTime()) > 0) {
+                    if (wait > 100_000) {
+                        LockSupport.parkNanos(wait - 60_000);
+                    } else {
+                        Thread.onSpinWait();
+                    }
+                }
+                final int idx = i;
+                if (issuedAt != null) {
+                    issuedAt[i] = System.nanoTime();
+                }
+                ctx.runOnContext(v -> send.accept(idx));
+            }
+            sendEndAt[0] = System.nanoTime();
+        } else {
+            // Paced on the event loop itself, by Netty's scheduler: with the native epoll transport its deadline is a
+            // timerfd (no timer slack, unlike parkNanos' 50 us), and no request waits for a cross-thread wake-up of
+            // the loop. Requests that are due (the loop was busy or late) all go out at once.
+            CountDownLatch allSent = new CountDownLatch(1);
+            int[] next = {0};
+            Runnable[] pacer = new Runnable[1];
+            long spinNanos = Long.getLong("openloop.spinMicros", 50) * 1000;
+            pacer[0] = () -> ctx.dispatch(v -> {
+                long now = System.nanoTime();
+                if (next[0] < total && intendedOf[next[0]] - now <= spinNanos) {
+                    // the timer fires spinNanos early; the last stretch is spun (thread wake-ups on this VM take
+                    // tens of microseconds)
+                    while ((now = System.nanoTime()) < intendedOf[next[0]]) {
+                        Thread.onSpinWait();
+                    }
+                }
+                while (next[0] < total && intendedOf[next[0]] <= now) {
+                    if (issuedAt != null) {
+                        issuedAt[next[0]] = now;
+                    }
+                    send.accept(next[0]++);
+                }
+                if (next[0] < total) {
+                    loop.schedule(pacer[0], intendedOf[next[0]] - spinNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+                } else {
+                    sendEndAt[0] = System.nanoTime();
+                    allSent.countDown();
+                }
+            });
+            loop.execute(pacer[0]);
+            allSent.await();
         }
-        long sendEnd = System.nanoTime();
+        long sendEnd = sendEndAt[0];
         boolean finished = done.await(30, TimeUnit.SECONDS);
         CountDownLatch read = new CountDownLatch(1);
         ctx.runOnContext(v -> read.countDown()); // counters were written on the event loop
         read.await();
         long now = System.nanoTime();
         double achieved = total / ((sendEnd - t0) / 1e9);
+        // the generator's own share of the tail: how late it sent (due -> handed to the connection) and its GCs
+        long[] lag = new long[n * recordedPer];
+        for (int i = 0, k = 0; i < total; i++) {
+            if (slotOf[i] >= 0) {
+                lag[k++] = issuedAt[i] - intendedOf[i];
+            }
+        }
+        Arrays.sort(lag);
+        System.out.printf(Locale.ROOT,
+                "GENERATOR pacer=%s native_transport=%s gc_count=%d gc_ms=%d send_lag_p50_us=%.1f send_lag_p99_us=%.1f send_lag_p999_us=%.1f send_lag_max_us=%.1f%n",
+                System.getProperty("openloop.pacer", "loop"), vertx.isNativeTransportEnabled(), gcCount() - gc0Count,
+                gcMillis() - gc0Ms, pct(lag, 50) * 1e3, pct(lag, 99) * 1e3, pct(lag, 99.9) * 1e3, lag[lag.length - 1] / 1e3);
         for (int t = 0; t < n; t++) {
             long[] measured = latencies[t];
             int unfinished = 0;
@@ -148,9 +228,29 @@ public final class OpenLoop {
                     pct(measured, 50), pct(measured, 90), pct(measured, 99), pct(measured, 99.9),
                     measured[measured.length - 1] / 1e6);
         }
+        if (trace != null) {
+            try (java.io.PrintWriter w = new java.io.PrintWriter(Files.newBufferedWriter(Path.of(trace)))) {
+                long epochMinusNano = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+                w.println("i target recorded due_us issued_lag_us start_lag_us total_us due_epoch_ms");
+                for (int i = 0; i < total; i++) {
+                    w.printf(Locale.ROOT, "%d %s %d %.1f %.1f %.1f %.1f %.3f%n", i, labels[targetOf[i]], slotOf[i] >= 0 ? 1 : 0,
+                            (intendedOf[i] - t0) / 1e3, (issuedAt[i] - intendedOf[i]) / 1e3,
+                            (startedAt[i] - intendedOf[i]) / 1e3, (doneAt[i] - intendedOf[i]) / 1e3,
+                            (intendedOf[i] + epochMinusNano) / 1e6);
+                }
+            }
+        }
         client.close();
         vertx.close();
         System.exit(0);
+    }
+
+    private static long gcCount() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
+    }
+
+    private static long gcMillis() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(GarbageCollectorMXBean::getCollectionTime).sum();
     }
 
     private static double pct(long[] sorted, double p) {
