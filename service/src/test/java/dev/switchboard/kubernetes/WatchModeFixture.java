@@ -16,6 +16,7 @@ import dev.switchboard.testkit.slack.FakeSlackOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
@@ -27,6 +28,7 @@ import io.fabric8.mockwebserver.MockWebServer;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,7 +129,7 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
         for (String plural : KubernetesWatch.KINDS.values()) {
             try (InputStream in = Files.newInputStream(
                     Path.of("..", "deploy", "crds", plural + "." + KubernetesWatch.GROUP + ".yaml"))) {
-                client.apiextensions().v1().customResourceDefinitions().load(in).create();
+                createOnce(() -> client.apiextensions().v1().customResourceDefinitions().load(in).create());
             }
         }
     }
@@ -259,7 +261,7 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
             GenericKubernetesResource r = client.getKubernetesSerialization().unmarshal(
                     JSON.valueToTree(node).toString(), GenericKubernetesResource.class);
             r.getMetadata().setNamespace(NS);
-            resources.resource(r).create();
+            createOnce(() -> resources.resource(r).create());
         } else {
             resources.withName(name).edit(r -> {
                 r.setAdditionalProperty("spec", spec);
@@ -340,6 +342,21 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
                   chat: {platform: web, channels: [%1$s]}
                   identity: {userId: alice}
                 """.formatted(name, backend);
+    }
+
+    /**
+     * fabric8 sends a request again after an IOException (a reply too slow on a loaded machine), a POST included: then
+     * the first attempt may have landed and the second answers 409. The server is fresh and {@link #apply} looks
+     * first, so a conflict here is that first attempt.
+     */
+    private static void createOnce(Runnable create) {
+        try {
+            create.run();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
+                throw e;
+            }
+        }
     }
 
     private static void deleteTree(Path root) throws IOException {
