@@ -1,22 +1,17 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.cli.WatchMode;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.testkit.TestAgent;
-import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Watch mode, agents: an AgentBackend created in the cluster is reachable through the gateway; a changed url sends
@@ -27,47 +22,24 @@ class AgentBackendsFollowTheClusterTest {
     /** the gateway's JSON-RPC error for an agent id it does not know */
     private static final int AGENT_NOT_FOUND = -32002;
 
-    @TempDir
-    Path dir;
-
-    Vertx vertx;
-    Cluster cluster;
-    TestAgent first;
-    TestAgent second;
-    TestHttp http;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        first = TestAgent.start(vertx, TestAgentOptions.echo("first"), 0).await();
-        second = TestAgent.start(vertx, TestAgentOptions.echo("second"), 0).await();
-        cluster = new Cluster();
-    }
-
-    @AfterEach
-    void stop() {
-        if (http != null) {
-            http.close();
-        }
-        cluster.close();
-        first.close().await();
-        second.close().await();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final WatchModeFixture cluster = WatchModeFixture.withAgents("first", "second");
 
     @Test
     void createdChangedAndDeletedAgentBackendsTakeEffectWithoutARestart() {
-        WatchMode.Running running = cluster.start(vertx, dir);
-        http = new TestHttp(vertx, running.app().baseUrl());
+        TestAgent first = cluster.agent("first");
+        TestAgent second = cluster.agent("second");
+        cluster.start();
+        TestHttp http = cluster.http();
         assertThat(http.rpc("echo", Rpc.send(1, "before")).errorCode()).isEqualTo(AGENT_NOT_FOUND);
 
-        cluster.apply(backend(first.url()));
+        cluster.apply(backend("echo", first.url()));
         JsonNode ready = cluster.awaitReady("AgentBackend", "echo", "True");
         assertThat(ready.path("reason").asText()).isEqualTo("Applied");
-        awaitReached("echo", first);
+        awaitReached(http, "echo", first);
 
-        cluster.apply(backend(second.url()));
-        awaitReached("echo", second);
+        cluster.apply(backend("echo", second.url()));
+        awaitReached(http, "echo", second);
         first.recorder().clear();
         second.recorder().clear();
         assertThat(http.rpc("echo", Rpc.send(3, "again")).json().has("result")).isTrue();
@@ -83,32 +55,22 @@ class AgentBackendsFollowTheClusterTest {
 
     @Test
     void theReadyConditionCarriesTheGenerationItDescribes() {
-        cluster.start(vertx, dir);
-        cluster.apply(backend(first.url()));
+        cluster.start();
+        cluster.apply(backend("echo", cluster.agent("first").url()));
         JsonNode c1 = cluster.awaitReady("AgentBackend", "echo", "True");
         long g1 = c1.path("observedGeneration").asLong();
-        cluster.apply(backend(second.url()));
+        cluster.apply(backend("echo", cluster.agent("second").url()));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("observedGeneration moves")
                 .until(() -> cluster.ready("AgentBackend", "echo").path("observedGeneration").asLong() > g1);
         assertThat(cluster.ready("AgentBackend", "echo").path("status").asText()).isEqualTo("True");
     }
 
     /** Calls the gateway until the call lands on {@code agent} (the watch applies changes within moments). */
-    private void awaitReached(String id, TestAgent agent) {
+    private static void awaitReached(TestHttp http, String id, TestAgent agent) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias(id + " reaches " + agent.url())
                 .until(() -> {
                     Reply r = http.rpc(id, Rpc.send(2, "hello"));
                     return r.status() == 200 && r.json().has("result") && !agent.recorder().rpcRequests().isEmpty();
                 });
-    }
-
-    static String backend(String url) {
-        return """
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: echo}
-                spec:
-                  url: %s
-                """.formatted(url);
     }
 }

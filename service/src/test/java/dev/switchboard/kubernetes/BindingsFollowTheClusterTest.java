@@ -1,23 +1,20 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.WatchModeFixture.webBinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.bridge.support.ChatApi;
-import dev.switchboard.testkit.TestAgent;
-import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Watch mode, Bindings: a Binding created in the cluster opens its web chat channel, where turns work; deleted, the
@@ -25,42 +22,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BindingsFollowTheClusterTest {
 
-    @TempDir
-    Path dir;
+    @RegisterExtension
+    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
 
-    Vertx vertx;
-    Cluster cluster;
-    TestAgent agent;
     ChatApi chat;
 
     @BeforeEach
     void start() {
-        vertx = Vertx.vertx();
-        agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        cluster = new Cluster();
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: echo}
-                spec:
-                  url: %s
-                """.formatted(agent.url()));
-        chat = new ChatApi(cluster.start(vertx, dir).app().baseUrl());
+        cluster.apply(backend("echo", cluster.agent().url()));
+        chat = new ChatApi(cluster.start().app().baseUrl());
         cluster.awaitReady("AgentBackend", "echo", "True");
-    }
-
-    @AfterEach
-    void stop() {
-        cluster.close();
-        agent.close().await();
-        vertx.close().await();
     }
 
     @Test
     void aBindingAddedOpensItsChannelAndRemovedClosesIt() throws Exception {
         assertThat(channelNames()).doesNotContain("ops");
 
-        cluster.apply(binding());
+        cluster.apply(webBinding("ops", "echo"));
         cluster.awaitReady("Binding", "ops", "True");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("channel ops appears")
                 .until(() -> channelNames().contains("ops"));
@@ -81,7 +59,7 @@ class BindingsFollowTheClusterTest {
 
     @Test
     void aTurnRunningWhenItsBindingIsRemovedEndsWithANotice() {
-        cluster.apply(binding());
+        cluster.apply(webBinding("ops", "echo"));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("channel ops appears")
                 .until(() -> channelNames().contains("ops"));
         // the agent takes the task and works on it for a minute
@@ -100,17 +78,5 @@ class BindingsFollowTheClusterTest {
             names.add(c.path("name").asText());
         }
         return names;
-    }
-
-    private static String binding() {
-        return """
-                apiVersion: switchboard.dev/v1
-                kind: Binding
-                metadata: {name: ops}
-                spec:
-                  backendRef: {name: echo}
-                  chat: {platform: web, channels: [ops]}
-                  identity: {userId: alice}
-                """;
     }
 }

@@ -1,20 +1,17 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.cli.WatchMode;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.TestHttp;
-import dev.switchboard.testkit.TestAgent;
-import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
-import java.nio.file.Path;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Watch mode, readiness: /readyz answers 503 naming "kubernetes first sync" until the first reconcile is applied to
@@ -22,68 +19,37 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FirstSyncGatesReadinessTest {
 
-    @TempDir
-    Path dir;
-
-    Vertx vertx;
-    Cluster cluster;
-    TestAgent agent;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        cluster = new Cluster();
-    }
-
-    @AfterEach
-    void stop() {
-        cluster.close();
-        agent.close().await();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
 
     @Test
     void readyzWaitsForTheFirstSyncAndThenEveryResourceHasItsStatus() {
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: echo}
-                spec:
-                  url: %s
-                """.formatted(agent.url()));
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: broken}
-                spec: {url: nowhere}
-                """);
-        WatchMode.Running running = cluster.startNotFollowing(vertx, dir);
-        try (TestHttp http = new TestHttp(vertx, running.app().baseUrl())) {
-            Reply waiting = http.get("/readyz");
-            assertThat(waiting.status()).isEqualTo(503);
-            assertThat(waiting.json().path("status").asText()).isEqualTo("NOT_READY");
-            assertThat(waiting.json().path("pending").toString()).contains(WatchMode.FIRST_SYNC);
-            assertThat(cluster.ready("AgentBackend", "echo").isMissingNode()).as("no status before the app runs it").isTrue();
-            assertThat(http.get("/healthz").status()).isEqualTo(200);
+        cluster.apply(backend("echo", cluster.agent().url()));
+        cluster.apply(backend("broken", "nowhere"));
+        WatchMode.Running running = cluster.startNotFollowing();
+        TestHttp http = cluster.http();
+        Reply waiting = http.get("/readyz");
+        assertThat(waiting.status()).isEqualTo(503);
+        assertThat(waiting.json().path("status").asText()).isEqualTo("NOT_READY");
+        assertThat(waiting.json().path("pending").toString()).contains(WatchMode.FIRST_SYNC);
+        assertThat(cluster.ready("AgentBackend", "echo").isMissingNode()).as("no status before the app runs it").isTrue();
+        assertThat(http.get("/healthz").status()).isEqualTo(200);
 
-            running.follow();
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).alias("/readyz 200")
-                    .until(() -> http.get("/readyz").status() == 200);
-            // ready means written: no waiting for the statuses
-            assertThat(cluster.ready("AgentBackend", "echo").path("status").asText()).isEqualTo("True");
-            assertThat(cluster.ready("AgentBackend", "broken").path("status").asText()).isEqualTo("False");
-        }
+        running.follow();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20)).alias("/readyz 200")
+                .until(() -> http.get("/readyz").status() == 200);
+        // ready means written: no waiting for the statuses
+        assertThat(cluster.ready("AgentBackend", "echo").path("status").asText()).isEqualTo("True");
+        assertThat(cluster.ready("AgentBackend", "broken").path("status").asText()).isEqualTo("False");
     }
 
     @Test
     void anApiServerWithoutTheCrdsStopsTheStartNamingWhatToInstall() {
         // not in CRUD mode and with no expectations: every path answers 404, as for resources the server does not know
-        io.fabric8.kubernetes.client.server.mock.KubernetesMockServer bare =
-                new io.fabric8.kubernetes.client.server.mock.KubernetesMockServer(false);
+        KubernetesMockServer bare = new KubernetesMockServer(false);
         bare.init();
         try (var client = bare.createClient()) {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> WatchMode.start(vertx, Cluster.serverFile(dir), client,
+            assertThatThrownBy(() -> WatchMode.start(cluster.vertx(), cluster.serverFile(), client,
                             "agents", Duration.ofSeconds(60)))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageStartingWith("cannot list ")

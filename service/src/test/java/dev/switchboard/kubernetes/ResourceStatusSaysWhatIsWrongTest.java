@@ -1,5 +1,7 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.WatchModeFixture.webBinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -10,16 +12,10 @@ import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
-import dev.switchboard.testkit.TestAgent;
-import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Watch mode, status: every resource gets a Ready condition. An invalid one says the file loader's own words and
@@ -37,36 +33,15 @@ class ResourceStatusSaysWhatIsWrongTest {
               url: not-a-url
             """;
 
-    @TempDir
-    Path dir;
-
-    Vertx vertx;
-    Cluster cluster;
-    TestAgent agent;
-    TestHttp http;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        cluster = new Cluster();
-    }
-
-    @AfterEach
-    void stop() {
-        if (http != null) {
-            http.close();
-        }
-        cluster.close();
-        agent.close().await();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
 
     @Test
     void anInvalidResourceIsReadyFalseWithTheLoadersMessageAndTheOthersStayReady() {
         cluster.apply(BAD_URL);
-        cluster.apply(backend("echo", agent.url()));
-        http = new TestHttp(vertx, cluster.start(vertx, dir).app().baseUrl());
+        cluster.apply(backend("echo", cluster.agent().url()));
+        cluster.start();
+        TestHttp http = cluster.http();
 
         JsonNode broken = cluster.awaitReady("AgentBackend", "broken", "False");
         assertThat(broken.path("reason").asText()).isEqualTo("InvalidSpec");
@@ -84,8 +59,9 @@ class ResourceStatusSaysWhatIsWrongTest {
 
     @Test
     void aBadChangeKeepsTheLastValidVersionInForceAndSaysSo() {
-        cluster.apply(backend("echo", agent.url()));
-        http = new TestHttp(vertx, cluster.start(vertx, dir).app().baseUrl());
+        cluster.apply(backend("echo", cluster.agent().url()));
+        cluster.start();
+        TestHttp http = cluster.http();
         cluster.awaitReady("AgentBackend", "echo", "True");
 
         cluster.apply(backend("echo", "ftp://nowhere"));
@@ -97,21 +73,13 @@ class ResourceStatusSaysWhatIsWrongTest {
         Reply r = http.rpc("echo", Rpc.send(1, "still there?"));
         assertThat(r.json().has("result")).as(r.text()).isTrue();
 
-        cluster.apply(backend("echo", agent.url()));
+        cluster.apply(backend("echo", cluster.agent().url()));
         assertThat(cluster.awaitReady("AgentBackend", "echo", "True").path("observedGeneration").asLong()).isEqualTo(3);
     }
 
     @Test
     void aMissingBackendOrSecretIsNamedAndCreatingItMakesTheResourceReady() {
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: Binding
-                metadata: {name: ops}
-                spec:
-                  backendRef: {name: later}
-                  chat: {platform: web, channels: [ops]}
-                  identity: {userId: alice}
-                """);
+        cluster.apply(webBinding("ops", "later"));
         cluster.apply("""
                 apiVersion: switchboard.dev/v1
                 kind: AgentBackend
@@ -119,8 +87,9 @@ class ResourceStatusSaysWhatIsWrongTest {
                 spec:
                   url: %s
                   auth: {tokenSecretRef: {name: secured-token, key: token}}
-                """.formatted(agent.url()));
-        http = new TestHttp(vertx, cluster.start(vertx, dir).app().baseUrl());
+                """.formatted(cluster.agent().url()));
+        cluster.start();
+        TestHttp http = cluster.http();
 
         JsonNode binding = cluster.awaitReady("Binding", "ops", "False");
         assertThat(binding.path("reason").asText()).isEqualTo("BackendNotFound");
@@ -131,28 +100,20 @@ class ResourceStatusSaysWhatIsWrongTest {
                 .isEqualTo("spec.auth.tokenSecretRef.name: no Secret named 'secured-token'");
         assertThat(http.rpc("secured", Rpc.send(1, "hi")).errorMessage()).contains("agent not found");
 
-        cluster.apply(backend("later", agent.url()));
+        cluster.apply(backend("later", cluster.agent().url()));
         cluster.awaitReady("Binding", "ops", "True");
         cluster.secret("secured-token", "token", "a-token-0123456789");
         cluster.awaitReady("AgentBackend", "secured", "True");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("secured is reachable")
                 .until(() -> http.rpc("secured", Rpc.send(2, "hi")).json().has("result"));
-        assertThat(agent.recorder().lastRequest().header("Authorization")).isEqualTo("Bearer a-token-0123456789");
+        assertThat(cluster.agent().recorder().lastRequest().header("Authorization")).isEqualTo("Bearer a-token-0123456789");
     }
 
     @Test
     void aReferenceToAnInvalidBackendSaysTheBackendExistsButIsNotReady() {
         cluster.apply(BAD_URL);
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: Binding
-                metadata: {name: ops}
-                spec:
-                  backendRef: {name: broken}
-                  chat: {platform: web, channels: [ops]}
-                  identity: {userId: alice}
-                """);
-        cluster.start(vertx, dir);
+        cluster.apply(webBinding("ops", "broken"));
+        cluster.start();
         JsonNode binding = cluster.awaitReady("Binding", "ops", "False");
         assertThat(binding.path("message").asText()).isEqualTo("spec.backendRef.name: no AgentBackend named 'broken' "
                 + "that is in force (AgentBackend 'broken' exists but is not Ready: see its status)");
@@ -160,7 +121,7 @@ class ResourceStatusSaysWhatIsWrongTest {
 
     @Test
     void aSlackAppAddedAfterStartSaysARestartIsNeeded() {
-        cluster.start(vertx, dir);
+        cluster.start();
         cluster.secret("slack", "bot", "xoxb-0123456789");
         cluster.secret("slack-signing", "secret", "0123456789abcdef");
         cluster.apply("""
@@ -174,15 +135,5 @@ class ResourceStatusSaysWhatIsWrongTest {
         JsonNode c = cluster.awaitReady("SlackApp", "team", "False");
         assertThat(c.path("reason").asText()).isEqualTo("RestartRequired");
         assertThat(c.path("message").asText()).contains("read once, at start").contains("restart Switchboard");
-    }
-
-    private static String backend(String name, String url) {
-        return """
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: %s}
-                spec:
-                  url: %s
-                """.formatted(name, url);
     }
 }

@@ -1,24 +1,19 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.bridge.support.ChatApi;
-import dev.switchboard.cli.WatchMode;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
-import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Watch mode, credentials: a Secret changed in the cluster is used from the next call on, through the gateway and
@@ -27,29 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RotatedSecretTakesEffectOnTheNextCallTest {
 
-    @TempDir
-    Path dir;
-
-    Vertx vertx;
-    Cluster cluster;
-    TestAgent agent;
-
-    @BeforeEach
-    void start() {
-        vertx = Vertx.vertx();
-        agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        cluster = new Cluster();
-    }
-
-    @AfterEach
-    void stop() {
-        cluster.close();
-        agent.close().await();
-        vertx.close().await();
-    }
+    @RegisterExtension
+    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
 
     @Test
     void theGatewaySendsTheNewBearerTokenAndFetchesTheCardAgain() {
+        TestAgent agent = cluster.agent();
         cluster.secret("echo-token", "token", "first-token-0123456789");
         cluster.apply("""
                 apiVersion: switchboard.dev/v1
@@ -59,41 +37,34 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
                   url: %s
                   auth: {tokenSecretRef: {name: echo-token, key: token}}
                 """.formatted(agent.url()));
-        WatchMode.Running running = cluster.start(vertx, dir);
+        cluster.start();
         cluster.awaitReady("AgentBackend", "echo", "True");
-        try (TestHttp http = new TestHttp(vertx, running.app().baseUrl())) {
-            assertThat(http.rpc("echo", Rpc.send(1, "hi")).json().has("result")).isTrue();
-            assertThat(agent.recorder().lastRequest().header("Authorization")).isEqualTo("Bearer first-token-0123456789");
-            assertThat(http.get("/a2a/echo/.well-known/agent-card.json").status()).isEqualTo(200);
-            assertThat(cardFetches()).extracting(r -> r.header("Authorization"))
-                    .containsExactly("Bearer first-token-0123456789");
-            // cached: asking again does not fetch again
-            assertThat(http.get("/a2a/echo/.well-known/agent-card.json").status()).isEqualTo(200);
-            assertThat(cardFetches()).hasSize(1);
+        TestHttp http = cluster.http();
+        assertThat(http.rpc("echo", Rpc.send(1, "hi")).json().has("result")).isTrue();
+        assertThat(agent.recorder().lastRequest().header("Authorization")).isEqualTo("Bearer first-token-0123456789");
+        assertThat(http.get("/a2a/echo/.well-known/agent-card.json").status()).isEqualTo(200);
+        assertThat(cardFetches()).extracting(r -> r.header("Authorization"))
+                .containsExactly("Bearer first-token-0123456789");
+        // cached: asking again does not fetch again
+        assertThat(http.get("/a2a/echo/.well-known/agent-card.json").status()).isEqualTo(200);
+        assertThat(cardFetches()).hasSize(1);
 
-            cluster.secret("echo-token", "token", "second-token-0123456789");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("the new token is sent")
-                    .until(() -> {
-                        Reply r = http.rpc("echo", Rpc.send(2, "hi again"));
-                        return r.json().has("result") && "Bearer second-token-0123456789".equals(
-                                agent.recorder().lastRequest().header("Authorization"));
-                    });
-            assertThat(http.get("/a2a/echo/.well-known/agent-card.json").status()).isEqualTo(200);
-            assertThat(cardFetches()).extracting(r -> r.header("Authorization"))
-                    .containsExactly("Bearer first-token-0123456789", "Bearer second-token-0123456789");
-        }
+        cluster.secret("echo-token", "token", "second-token-0123456789");
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("the new token is sent")
+                .until(() -> {
+                    Reply r = http.rpc("echo", Rpc.send(2, "hi again"));
+                    return r.json().has("result") && "Bearer second-token-0123456789".equals(
+                            agent.recorder().lastRequest().header("Authorization"));
+                });
+        assertThat(http.get("/a2a/echo/.well-known/agent-card.json").status()).isEqualTo(200);
+        assertThat(cardFetches()).extracting(r -> r.header("Authorization"))
+                .containsExactly("Bearer first-token-0123456789", "Bearer second-token-0123456789");
     }
 
     @Test
     void aBindingsTurnCarriesTheRotatedIdentityTokenAndItsCardIsFetchedAgain() {
         cluster.secret("alice", "token", "alice-token-one-0123456789");
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: echo}
-                spec:
-                  url: %s
-                """.formatted(agent.url()));
+        cluster.apply(backend("echo", cluster.agent().url()));
         cluster.apply("""
                 apiVersion: switchboard.dev/v1
                 kind: Binding
@@ -103,9 +74,8 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
                   chat: {platform: web, channels: [ops]}
                   identity: {tokenSecretRef: {name: alice, key: token}}
                 """);
-        WatchMode.Running running = cluster.start(vertx, dir);
+        ChatApi chat = new ChatApi(cluster.start().app().baseUrl());
         cluster.awaitReady("Binding", "ops", "True");
-        ChatApi chat = new ChatApi(running.app().baseUrl());
         ChatApi.Sent first = chat.newThread("ops", "hello");
         assertThat(chat.awaitFinal(first).state()).isEqualTo("completed");
         assertThat(sends()).extracting(r -> r.header("Authorization")).containsOnly("Bearer alice-token-one-0123456789");
@@ -125,11 +95,11 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
     }
 
     private List<RecordedRequest> cardFetches() {
-        return agent.recorder().requests().stream()
+        return cluster.agent().recorder().requests().stream()
                 .filter(r -> r.httpMethod().equals("GET") && r.path().endsWith("agent-card.json")).toList();
     }
 
     private List<RecordedRequest> sends() {
-        return agent.recorder().rpcRequests().stream().filter(RecordedRequest::isSend).toList();
+        return cluster.agent().recorder().rpcRequests().stream().filter(RecordedRequest::isSend).toList();
     }
 }

@@ -1,24 +1,20 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.testkit.RecordedRequest;
-import dev.switchboard.testkit.TestAgent;
-import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.EventOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
 import dev.switchboard.testkit.slack.FakeSlackOptions;
 import dev.switchboard.testkit.slack.SlackMessage;
-import io.vertx.core.Vertx;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Watch mode, Bindings of the slack platform, on the SlackApp running since start and a fake Slack: a Binding created
@@ -34,42 +30,21 @@ class SlackBindingsFollowTheClusterTest {
     private static final String FIRST = "C0FIRST01";
     private static final String SECOND = "C0SECOND1";
 
-    @TempDir
-    Path dir;
+    @RegisterExtension
+    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo")
+            .withSlack(FakeSlackOptions.defaults().withTokens(BOT, "xapp-unused-app-token-0001"));
 
-    Vertx vertx;
-    Cluster cluster;
-    TestAgent agent;
-    FakeSlack slack;
     String baseUrl;
 
     @BeforeEach
     void start() {
-        vertx = Vertx.vertx();
-        agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        slack = FakeSlack.start(vertx, FakeSlackOptions.defaults().withTokens(BOT, "xapp-unused-app-token-0001")).await();
-        slack.addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
-        cluster = new Cluster();
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: echo}
-                spec:
-                  url: %s
-                """.formatted(agent.url()));
+        slack().addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
+        cluster.apply(backend("echo", cluster.agent().url()));
         cluster.secret("slack-bot", "token", BOT);
         cluster.secret("slack-signing", "secret", SIGNING);
         cluster.apply(slackApp("main"));
-        baseUrl = cluster.start(vertx, dir).app().baseUrl();
+        baseUrl = cluster.start().app().baseUrl();
         cluster.awaitReady("SlackApp", "main", "True");
-    }
-
-    @AfterEach
-    void stop() {
-        cluster.close();
-        slack.close().await();
-        agent.close().await();
-        vertx.close().await();
     }
 
     @Test
@@ -82,7 +57,7 @@ class SlackBindingsFollowTheClusterTest {
         String bound = mention(FIRST, "now bound");
         awaitBotReply(FIRST, bound, "now bound");
         // one app's events are handled in order: the first mention was handled, and started nothing
-        assertThat(slack.thread(FIRST, unbound)).noneMatch(SlackMessage::fromBot);
+        assertThat(slack().thread(FIRST, unbound)).noneMatch(SlackMessage::fromBot);
         assertThat(sends()).hasSize(1);
 
         cluster.apply(binding("ops", "main", SECOND));
@@ -92,7 +67,7 @@ class SlackBindingsFollowTheClusterTest {
         String old = mention(FIRST, "the old channel");
         String moved = mention(SECOND, "the new channel");
         awaitBotReply(SECOND, moved, "the new channel");
-        assertThat(slack.thread(FIRST, old)).as("the channel no longer bound").noneMatch(SlackMessage::fromBot);
+        assertThat(slack().thread(FIRST, old)).as("the channel no longer bound").noneMatch(SlackMessage::fromBot);
         assertThat(sends()).hasSize(2);
 
         // a turn running when its Binding is deleted ends with the notice, shown in its Slack thread
@@ -106,7 +81,7 @@ class SlackBindingsFollowTheClusterTest {
         cluster.awaitReady("Binding", "ops2", "True");
         String rebound = mention(SECOND, "bound again");
         awaitBotReply(SECOND, rebound, "bound again");
-        assertThat(slack.thread(SECOND, after)).as("the channel while unbound").noneMatch(SlackMessage::fromBot);
+        assertThat(slack().thread(SECOND, after)).as("the channel while unbound").noneMatch(SlackMessage::fromBot);
         assertThat(sends()).hasSize(4);
     }
 
@@ -141,7 +116,7 @@ class SlackBindingsFollowTheClusterTest {
         cluster.awaitReady("Binding", "ops-main", "True");
         String bound = mention("C0THIRD01", "on the running app");
         awaitBotReply("C0THIRD01", bound, "on the running app");
-        assertThat(slack.thread(FIRST, ignored)).noneMatch(SlackMessage::fromBot);
+        assertThat(slack().thread(FIRST, ignored)).noneMatch(SlackMessage::fromBot);
         assertThat(sends()).hasSize(1);
     }
 
@@ -167,14 +142,14 @@ class SlackBindingsFollowTheClusterTest {
         cluster.awaitReady("Binding", "ops", "True");
         String back = mention(FIRST, "the app is back");
         awaitBotReply(FIRST, back, "the app is back");
-        assertThat(slack.thread(FIRST, ignored)).noneMatch(SlackMessage::fromBot);
+        assertThat(slack().thread(FIRST, ignored)).noneMatch(SlackMessage::fromBot);
         assertThat(sends()).hasSize(2);
     }
 
     /** Ada mentions the bot in {@code channel}: the message is written and its event delivered, signed. */
     private String mention(String channel, String text) {
-        String ts = slack.postAsUser(channel, null, ADA, "<@" + slack.options().botUserId() + "> " + text);
-        int status = slack.events(SIGNING).deliver(baseUrl + "/slack/events", slack.mentionEvent(channel, ts),
+        String ts = slack().postAsUser(channel, null, ADA, "<@" + slack().options().botUserId() + "> " + text);
+        int status = slack().events(SIGNING).deliver(baseUrl + "/slack/events", slack().mentionEvent(channel, ts),
                 EventOptions.defaults()).status();
         assertThat(status).as("the event is acknowledged").isEqualTo(200);
         return ts;
@@ -183,12 +158,16 @@ class SlackBindingsFollowTheClusterTest {
     private void awaitBotReply(String channel, String threadTs, String containing) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
                 .alias("the bot answers in " + channel + " with " + containing)
-                .until(() -> slack.thread(channel, threadTs).stream()
+                .until(() -> slack().thread(channel, threadTs).stream()
                         .anyMatch(m -> m.fromBot() && m.text().contains(containing)));
     }
 
+    private FakeSlack slack() {
+        return cluster.slack();
+    }
+
     private List<RecordedRequest> sends() {
-        return agent.recorder().rpcRequests().stream().filter(RecordedRequest::isSend).toList();
+        return cluster.agent().recorder().rpcRequests().stream().filter(RecordedRequest::isSend).toList();
     }
 
     private String slackApp(String name) {
@@ -201,7 +180,7 @@ class SlackBindingsFollowTheClusterTest {
                   botToken: {secretRef: {name: slack-bot, key: token}}
                   signingSecret: {secretRef: {name: slack-signing, key: secret}}
                   apiUrl: "%s"
-                """.formatted(name, slack.apiUrl());
+                """.formatted(name, slack().apiUrl());
     }
 
     private static String binding(String name, String app, String channel) {

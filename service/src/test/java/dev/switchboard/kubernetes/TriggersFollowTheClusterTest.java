@@ -1,23 +1,20 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.WatchModeFixture.webBinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.support.ChatApi;
-import dev.switchboard.testkit.TestAgent;
-import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Watch mode, Triggers: one created in the cluster takes webhooks at once; its Secret rotated, the next webhook is
@@ -29,40 +26,21 @@ class TriggersFollowTheClusterTest {
     private static final String FIRST_TOKEN = "first-trigger-token-0123";
     private static final String SECOND_TOKEN = "second-trigger-token-0123";
 
-    @TempDir
-    Path dir;
+    @RegisterExtension
+    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
 
-    Vertx vertx;
-    Cluster cluster;
-    TestAgent agent;
     ChatApi chat;
     String baseUrl;
     final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeEach
     void start() {
-        vertx = Vertx.vertx();
-        agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        cluster = new Cluster();
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: echo}
-                spec:
-                  url: %s
-                """.formatted(agent.url()));
-        cluster.apply(webBinding("ops"));
-        cluster.apply(webBinding("oncall"));
-        baseUrl = cluster.start(vertx, dir).app().baseUrl();
+        cluster.apply(backend("echo", cluster.agent().url()));
+        cluster.apply(webBinding("ops", "echo"));
+        cluster.apply(webBinding("oncall", "echo"));
+        baseUrl = cluster.start().app().baseUrl();
         chat = new ChatApi(baseUrl);
         cluster.awaitReady("Binding", "oncall", "True");
-    }
-
-    @AfterEach
-    void stop() {
-        cluster.close();
-        agent.close().await();
-        vertx.close().await();
     }
 
     @Test
@@ -109,18 +87,6 @@ class TriggersFollowTheClusterTest {
     private int threads(String channel) {
         JsonNode threads = chat.get("/api/chat/channels/" + channel + "/threads").path("threads");
         return threads.size();
-    }
-
-    private static String webBinding(String name) {
-        return """
-                apiVersion: switchboard.dev/v1
-                kind: Binding
-                metadata: {name: %1$s}
-                spec:
-                  backendRef: {name: echo}
-                  chat: {platform: web, channels: [%1$s]}
-                  identity: {userId: alice}
-                """.formatted(name);
     }
 
     private static String trigger(String binding) {

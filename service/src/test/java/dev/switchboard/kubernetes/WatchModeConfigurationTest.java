@@ -1,5 +1,7 @@
 package dev.switchboard.kubernetes;
 
+import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.WatchModeFixture.webBinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -29,19 +31,7 @@ class WatchModeConfigurationTest {
                 kind: Server
                 spec: {listen: 127.0.0.1:0}
                 ---
-                apiVersion: switchboard.dev/v1
-                kind: AgentBackend
-                metadata: {name: echo}
-                spec: {url: http://127.0.0.1:9/}
-                ---
-                apiVersion: switchboard.dev/v1
-                kind: Binding
-                metadata: {name: ops}
-                spec:
-                  backendRef: {name: echo}
-                  chat: {platform: web, channels: [ops]}
-                  identity: {userId: alice}
-                """, "server.yaml");
+                """ + backend("echo", "http://127.0.0.1:9/") + "---\n" + webBinding("ops", "echo"), "server.yaml");
         assertThatThrownBy(() -> WatchMode.checkFile(file, "server.yaml"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("server.yaml: in watch mode (--kubernetes) the file holds only the Server resource (and the "
