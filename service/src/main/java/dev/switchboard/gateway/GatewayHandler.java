@@ -153,9 +153,9 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /** The caller's id, or null when the call was refused as unauthorized (answered here). */
     private String callerOrRefuse(HttpServerRequest request, GatewaySpan span) {
-        Optional<String> caller = auth.callerId(request);
-        if (caller.isPresent()) {
-            return caller.get();
+        String caller = auth.callerIdOrNull(request);
+        if (caller != null) {
+            return caller;
         }
         metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
         span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 401);
@@ -231,7 +231,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             busy(request, agent, BUDGET_FULL, span);
             return;
         }
-        readBody(request, agent, declared < 0, permit, bytes, span,
+        readBody(request, agent, declared, permit, bytes, span,
                 body -> dispatch(request, agent, callerId, body, permit, bytes, started, span));
     }
 
@@ -329,13 +329,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /**
      * Collects the body up to the limit, growing the byte reservation as chunks arrive when no length
-     * was declared. The slot and the bytes are given back on every way out before the call starts:
+     * was declared ({@code declared} < 0). The slot and the bytes are given back on every way out before the call starts:
      * too large, over the budget, the caller gone.
      */
-    private void readBody(HttpServerRequest request, RegisteredAgent agent, boolean countChunks,
+    private void readBody(HttpServerRequest request, RegisteredAgent agent, long declared,
             ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
         long limit = settings.maxRequestBytes();
-        BodyCollector body = new BodyCollector(request.getHeader("Content-Length"));
+        boolean countChunks = declared < 0;
+        BodyCollector body = new BodyCollector(declared);
         boolean[] failed = {false};
         Runnable release = () -> {
             failed[0] = true;
