@@ -1,5 +1,6 @@
 package dev.switchboard.auth;
 
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -44,7 +45,7 @@ public final class CallerAuth {
         if (keys.isEmpty()) {
             return RemoteHosts.of(request.remoteAddress());
         }
-        String presented = bearer(request.getHeader("Authorization"));
+        String presented = bearer(request.getHeader(HttpHeaders.AUTHORIZATION));
         if (presented == null) {
             return null;
         }

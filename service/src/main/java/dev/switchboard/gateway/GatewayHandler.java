@@ -12,6 +12,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -122,7 +123,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (agent == null) {
             return;
         }
-        if (declaredLength(request) > 0 || request.getHeader("Transfer-Encoding") != null) {
+        if (declaredLength(request) > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
@@ -204,12 +205,12 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (agent == null) {
             return;
         }
-        if (!isJson(request.getHeader("Content-Type"))) {
+        if (!isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
                     "parse error: Content-Type must be application/json, got "
-                            + Optional.ofNullable(request.getHeader("Content-Type")).orElse("none"),
+                            + Optional.ofNullable(request.getHeader(HttpHeaders.CONTENT_TYPE)).orElse("none"),
                     GatewayException.Kind.REQUEST), 200, false);
             return;
         }
@@ -424,7 +425,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */
     private static long declaredLength(HttpServerRequest request) {
-        String declared = request.getHeader("Content-Length");
+        // Vert.x's header names are AsciiStrings: hashed once, compared to the parsed names byte by byte
+        String declared = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         if (declared == null) {
             return -1;
         }
