@@ -2,6 +2,9 @@ package dev.switchboard.app;
 
 import dev.switchboard.config.HttpLimits;
 import dev.switchboard.http.WriteQueues;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpServerRequest;
@@ -23,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * <p>Confined to the listener's event loop: the connection handler, the request handler and the sweep
  * all run there, so the map needs no lock. Requests are only looked at by the sweep (once a second),
  * which keeps the per-request cost to one map lookup and sets no handler the features might replace.
+ *
+ * <p>The same books tell a shutdown's drain which requests it waits for ({@link #awaited}): Vert.x hands a
+ * connection's requests to the handler one at a time (a pipelined request waits for the response before it), so a
+ * connection's latest request is the only one of it that can be in progress.
  */
 final class ConnectionGuard {
 
@@ -30,25 +37,32 @@ final class ConnectionGuard {
     static final long SWEEP_MILLIS = 500;
 
     private final Vertx vertx;
+    private final Context context;
     private final HttpLimits limits;
     private final AtomicInteger open;
     private final Map<HttpConnection, Tracked> tracked = new HashMap<>();
     private long timer = -1;
 
-    /** One connection's state: when it opened, its latest request, since when it has been idle. */
-    private static final class Tracked {
+    /**
+     * One connection's state: when it opened, its latest request, since when it has been idle, and whether a drain
+     * waits for that request (see {@link InFlight}).
+     */
+    static final class Tracked {
         final long openedAt;
         HttpServerRequest request;
         long requestAt;
         long idleSince = -1;
+        boolean awaited;
 
         Tracked(long openedAt) {
             this.openedAt = openedAt;
         }
     }
 
-    ConnectionGuard(Vertx vertx, HttpLimits limits, AtomicInteger open) {
+    /** @param context the listener's, where every method but {@link #awaited} must be called */
+    ConnectionGuard(Vertx vertx, Context context, HttpLimits limits, AtomicInteger open) {
         this.vertx = vertx;
+        this.context = context;
         this.limits = limits;
         this.open = open;
     }
@@ -80,14 +94,46 @@ final class ConnectionGuard {
         }
     }
 
-    /** A request's headers have arrived. */
-    void request(HttpServerRequest request) {
+    /**
+     * A request's headers have arrived. Returns its connection's books (null when the connection is not tracked, one
+     * the sweep is closing), for {@link #awaitOnDrain}.
+     */
+    Tracked request(HttpServerRequest request) {
         Tracked t = tracked.get(request.connection());
         if (t != null) {
             t.request = request;
             t.requestAt = System.nanoTime();
             t.idleSince = -1;
+            t.awaited = false;
         }
+        return t;
+    }
+
+    /** Marks the connection's latest request as one a shutdown's drain waits for. */
+    static void awaitOnDrain(Tracked t) {
+        if (t != null) {
+            t.awaited = true;
+        }
+    }
+
+    /** How many requests a drain waits for are still in progress on this listener; counted on its event loop. */
+    Future<Integer> awaited() {
+        Promise<Integer> count = Promise.promise();
+        context.runOnContext(v -> {
+            int n = 0;
+            for (Tracked t : tracked.values()) {
+                if (t.awaited && !finished(t.request)) {
+                    n++;
+                }
+            }
+            count.complete(n);
+        });
+        return count.future();
+    }
+
+    private static boolean finished(HttpServerRequest request) {
+        HttpServerResponse response = request.response();
+        return response.ended() || response.closed();
     }
 
     void sweep(long now) {

@@ -110,19 +110,20 @@ public final class SwitchboardServer {
                     // that every inbound message passes through
                     .setPerMessageWebSocketCompressionSupported(false)
                     .setPerFrameWebSocketCompressionSupported(false);
-            guard = new ConnectionGuard(vertx, limits, open);
+            guard = new ConnectionGuard(vertx, context, limits, open);
             guard.start();
+            inFlight.watch(guard);
             return vertx.createHttpServer(options)
                     .connectionHandler(guard::connected)
                     .requestHandler(request -> {
-                        guard.request(request);
+                        ConnectionGuard.Tracked connection = guard.request(request);
                         if (!inFlight.admit(request)) {
                             return;
                         }
                         if (front.test(request)) {
-                            inFlight.track(request, true);
+                            InFlight.track(connection, request, true);
                         } else {
-                            inFlight.track(request, false);
+                            InFlight.track(connection, request, false);
                             router.handle(request);
                         }
                     })
@@ -134,6 +135,7 @@ public final class SwitchboardServer {
         public Future<?> stop() {
             if (guard != null) {
                 guard.stop();
+                inFlight.unwatch(guard);
             }
             return Future.succeededFuture();
         }

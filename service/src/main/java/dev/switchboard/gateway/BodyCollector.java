@@ -15,15 +15,23 @@ final class BodyCollector {
 
     /** @param contentLength the declared length, or null */
     BodyCollector(String contentLength) {
-        int d = -1;
-        if (contentLength != null) {
-            try {
-                d = (int) Math.min(Integer.MAX_VALUE, Long.parseLong(contentLength.trim()));
-            } catch (NumberFormatException ignored) {
-                d = -1;
-            }
+        this(parse(contentLength));
+    }
+
+    /** @param declared the declared length, or -1 */
+    BodyCollector(long declared) {
+        this.declared = (int) Math.min(Integer.MAX_VALUE, declared);
+    }
+
+    private static long parse(String contentLength) {
+        if (contentLength == null) {
+            return -1;
         }
-        this.declared = d;
+        try {
+            return Long.parseLong(contentLength.trim());
+        } catch (NumberFormatException ignored) {
+            return -1;
+        }
     }
 
     void add(Buffer chunk) {

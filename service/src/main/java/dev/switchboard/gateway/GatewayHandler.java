@@ -12,6 +12,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -122,7 +123,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (agent == null) {
             return;
         }
-        if (declaredLength(request) > 0 || request.getHeader("Transfer-Encoding") != null) {
+        if (declaredLength(request) > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
@@ -153,9 +154,9 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /** The caller's id, or null when the call was refused as unauthorized (answered here). */
     private String callerOrRefuse(HttpServerRequest request, GatewaySpan span) {
-        Optional<String> caller = auth.callerId(request);
-        if (caller.isPresent()) {
-            return caller.get();
+        String caller = auth.callerIdOrNull(request);
+        if (caller != null) {
+            return caller;
         }
         metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
         span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 401);
@@ -204,12 +205,12 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (agent == null) {
             return;
         }
-        if (!isJson(request.getHeader("Content-Type"))) {
+        if (!isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
                     "parse error: Content-Type must be application/json, got "
-                            + Optional.ofNullable(request.getHeader("Content-Type")).orElse("none"),
+                            + Optional.ofNullable(request.getHeader(HttpHeaders.CONTENT_TYPE)).orElse("none"),
                     GatewayException.Kind.REQUEST), 200, false);
             return;
         }
@@ -231,7 +232,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             busy(request, agent, BUDGET_FULL, span);
             return;
         }
-        readBody(request, agent, declared < 0, permit, bytes, span,
+        readBody(request, agent, declared, permit, bytes, span,
                 body -> dispatch(request, agent, callerId, body, permit, bytes, started, span));
     }
 
@@ -329,13 +330,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /**
      * Collects the body up to the limit, growing the byte reservation as chunks arrive when no length
-     * was declared. The slot and the bytes are given back on every way out before the call starts:
+     * was declared ({@code declared} < 0). The slot and the bytes are given back on every way out before the call starts:
      * too large, over the budget, the caller gone.
      */
-    private void readBody(HttpServerRequest request, RegisteredAgent agent, boolean countChunks,
+    private void readBody(HttpServerRequest request, RegisteredAgent agent, long declared,
             ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
         long limit = settings.maxRequestBytes();
-        BodyCollector body = new BodyCollector(request.getHeader("Content-Length"));
+        boolean countChunks = declared < 0;
+        BodyCollector body = new BodyCollector(declared);
         boolean[] failed = {false};
         Runnable release = () -> {
             failed[0] = true;
@@ -423,7 +425,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */
     private static long declaredLength(HttpServerRequest request) {
-        String declared = request.getHeader("Content-Length");
+        // Vert.x's header names are AsciiStrings: hashed once, compared to the parsed names byte by byte
+        String declared = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         if (declared == null) {
             return -1;
         }

@@ -1,5 +1,6 @@
 package dev.switchboard.gateway;
 
+import io.netty.util.AsciiString;
 import io.vertx.core.MultiMap;
 import java.util.Locale;
 import java.util.Map;
@@ -23,10 +24,17 @@ public final class HeaderPolicy {
      */
     private static final String[] PASSED_NAMES = {"accept", "a2a-version", "a2a-extensions", "traceparent", "tracestate"};
 
+    private static final AsciiString CONNECTION = AsciiString.cached("Connection");
+    private static final AsciiString CONTENT_TYPE = AsciiString.cached("Content-Type");
+    private static final AsciiString JSON = AsciiString.cached("application/json");
+
     private final String callerIdHeader;
+    /** The same name as an {@link AsciiString}, whose hash a header map computes once, not per call. */
+    private final AsciiString callerIdName;
 
     public HeaderPolicy(String callerIdHeader) {
         this.callerIdHeader = callerIdHeader;
+        this.callerIdName = AsciiString.of(callerIdHeader);
     }
 
     public String callerIdHeader() {
@@ -42,15 +50,18 @@ public final class HeaderPolicy {
 
     /** Writes the headers of the upstream request into its own header map (no map in between). */
     public void writeTo(MultiMap out, MultiMap inbound, String callerId, Map<String, String> backendHeaders) {
-        Set<String> connectionNamed = connectionTokens(inbound.get("Connection"));
-        for (Map.Entry<String, String> h : inbound) {
-            if (forwarded(h.getKey(), connectionNamed)) {
-                out.add(h.getKey(), h.getValue());
+        Set<String> connectionNamed = connectionTokens(inbound.get(CONNECTION));
+        // forEach walks the map's own entries: no iterator, no entry wrapper per header
+        inbound.forEach((name, value) -> {
+            if (forwarded(name, connectionNamed)) {
+                out.add(name, value);
             }
+        });
+        out.set(CONTENT_TYPE, JSON);
+        out.set(callerIdName, callerId);
+        if (!backendHeaders.isEmpty()) {
+            backendHeaders.forEach(out::set);
         }
-        out.set("Content-Type", "application/json");
-        out.set(callerIdHeader, callerId);
-        backendHeaders.forEach(out::set);
     }
 
     /** Whether a caller's header reaches the agent; compared without lower-casing (this runs for every header of every call). */

@@ -61,7 +61,8 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
 
     /**
      * The fast path: the routing fields of a valid request whose routing members are plain (unescaped) and appear
-     * once; null for anything else, which Jackson then reads.
+     * once; null for anything else, which Jackson then reads. One pass over the body: {@code params} is validated
+     * by the same walk that finds its {@code configuration.timeout}.
      */
     static RoutingFields scan(byte[] body, int offset, int length) {
         JsonScan s = new JsonScan(body, offset, length);
@@ -75,7 +76,7 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
         boolean idSeen = false;
         String method = null;
         boolean paramsSeen = false;
-        Double timeout = null;
+        double timeout = Double.NaN;
         i = s.ws(i + 1);
         if (i < s.end && body[i] == '}') {
             return null; // nothing to route on: Jackson names what is missing
@@ -95,11 +96,27 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
                 return null;
             }
             int v = s.ws(i + 1);
-            int vEnd = s.value(v, 1);
+            int vEnd;
+            boolean isParams = s.is(keyStart, keyEnd, "params");
+            if (isParams) {
+                if (paramsSeen) {
+                    return null;
+                }
+                paramsSeen = true;
+            }
+            if (isParams && v < s.end && body[v] == '{') {
+                Params params = new Params();
+                vEnd = params.walk(s, v);
+                timeout = params.timeout;
+            } else {
+                vEnd = s.value(v, 1);
+            }
             if (vEnd == JsonScan.UNSURE) {
                 return null;
             }
-            if (s.is(keyStart, keyEnd, "jsonrpc")) {
+            if (isParams) {
+                // read on the way (an object's timeout), or nothing to read (any other value)
+            } else if (s.is(keyStart, keyEnd, "jsonrpc")) {
                 if (jsonrpcSeen || body[v] != '"' || !s.plain(v, vEnd)) {
                     return null;
                 }
@@ -119,7 +136,7 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
                 } else if (c == 'n') {
                     id = NullNode.getInstance();
                 } else if ((c == '-' || (c >= '0' && c <= '9')) && s.integral(v, vEnd) && vEnd - v <= 18) {
-                    id = LongNode.valueOf(Long.parseLong(new String(body, v, vEnd - v, StandardCharsets.US_ASCII)));
+                    id = LongNode.valueOf(integer(body, v, vEnd));
                 } else {
                     return null;
                 }
@@ -127,19 +144,7 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
                 if (method != null || body[v] != '"' || !s.plain(v, vEnd)) {
                     return null;
                 }
-                method = new String(body, v + 1, vEnd - v - 2, StandardCharsets.UTF_8);
-            } else if (s.is(keyStart, keyEnd, "params")) {
-                if (paramsSeen) {
-                    return null;
-                }
-                paramsSeen = true;
-                if (body[v] == '{') {
-                    double[] found = {Double.NaN};
-                    if (!scanTimeout(s, v, found)) {
-                        return null;
-                    }
-                    timeout = found[0] > 0 && Double.isFinite(found[0]) ? found[0] : null;
-                }
+                method = methodName(s, v, vEnd);
             }
             i = s.ws(vEnd);
             if (i >= s.end) {
@@ -156,64 +161,111 @@ public record RoutingFields(JsonNode id, String method, Double timeoutSeconds) {
         if (s.ws(i + 1) != s.end || !jsonrpc20 || method == null || method.isBlank()) {
             return null; // trailing content or an invalid request: Jackson names the problem
         }
-        return new RoutingFields(id, method, timeout);
+        return new RoutingFields(id, method, timeout > 0 && Double.isFinite(timeout) ? timeout : null);
+    }
+
+    /** The A2A method names, either version: a request naming one gets this string, not a copy of its bytes. */
+    private static final String[] KNOWN_METHODS = java.util.Arrays.stream(dev.switchboard.protocol.A2aMethod.values())
+            .flatMap(m -> java.util.stream.Stream.of(m.v10Name(), m.v03Name()))
+            .filter(java.util.Objects::nonNull)
+            .toArray(String[]::new);
+
+    /** The text of the plain string at [v, vEnd) (quotes included). */
+    private static String methodName(JsonScan s, int v, int vEnd) {
+        for (String known : KNOWN_METHODS) {
+            if (s.is(v, vEnd, known)) {
+                return known;
+            }
+        }
+        return new String(s.b, v + 1, vEnd - v - 2, StandardCharsets.UTF_8);
+    }
+
+    /** The integer at [v, vEnd): at most 18 characters, sign included, so it fits a long. */
+    private static long integer(byte[] b, int v, int vEnd) {
+        boolean negative = b[v] == '-';
+        long n = 0;
+        for (int k = negative ? v + 1 : v; k < vEnd; k++) {
+            n = n * 10 + (b[k] - '0');
+        }
+        return negative ? -n : n;
     }
 
     /**
-     * params.configuration.timeout of the (already validated) params object at i, as the Jackson path reads it:
-     * found[0] stays NaN when absent or not a number. False when unsure (a repeated or escaped member name).
+     * A walk over the {@code params} object that validates it, as {@link JsonScan#value} would, and reads
+     * {@code configuration.timeout} on the way, as the Jackson path reads it: {@link #timeout} stays NaN when absent
+     * or not a number. The walk is unsure (declines) of a repeated or escaped member name at either level.
      */
-    private static boolean scanTimeout(JsonScan s, int i, double[] found) {
-        byte[] b = s.b;
-        boolean configurationSeen = false;
-        i = s.ws(i + 1);
-        while (i < s.end && b[i] == '"') {
-            int k = i;
-            i = s.string(i);
-            if (!s.plain(k, i)) {
-                return false;
+    private static final class Params {
+        double timeout = Double.NaN;
+        private boolean configurationSeen;
+
+        /** The index after the params object at i (at its brace), or {@link JsonScan#UNSURE}. */
+        int walk(JsonScan s, int i) {
+            return members(s, i, 2, false);
+        }
+
+        /**
+         * The members of the object at i (at depth 2 for params, 3 for its configuration), each value validated
+         * by {@link JsonScan#value}; an object-valued {@code configuration} of params is walked the same way.
+         */
+        private int members(JsonScan s, int i, int depth, boolean inConfiguration) {
+            byte[] b = s.b;
+            boolean timeoutSeen = false;
+            i = s.ws(i + 1);
+            if (i < s.end && b[i] == '}') {
+                return i + 1;
             }
-            boolean configuration = s.is(k, i, "configuration");
-            int v = s.ws(s.ws(i) + 1);
-            int vEnd = s.value(v, 2);
-            if (configuration && b[v] == '{') {
-                if (configurationSeen) {
-                    return false;
+            while (true) {
+                if (i >= s.end || b[i] != '"') {
+                    return JsonScan.UNSURE;
                 }
-                configurationSeen = true;
-                boolean timeoutSeen = false;
-                int j = s.ws(v + 1);
-                while (j < s.end && b[j] == '"') {
-                    int ik = j;
-                    j = s.string(j);
-                    if (!s.plain(ik, j)) {
-                        return false;
+                int k = i;
+                i = s.string(i);
+                if (i == JsonScan.UNSURE || !s.plain(k, i)) {
+                    return JsonScan.UNSURE;
+                }
+                int keyEnd = i;
+                i = s.ws(i);
+                if (i >= s.end || b[i] != ':') {
+                    return JsonScan.UNSURE;
+                }
+                int v = s.ws(i + 1);
+                int vEnd;
+                if (!inConfiguration && v < s.end && b[v] == '{' && s.is(k, keyEnd, "configuration")) {
+                    if (configurationSeen) {
+                        return JsonScan.UNSURE;
                     }
-                    boolean isTimeout = s.is(ik, j, "timeout");
-                    int iv = s.ws(s.ws(j) + 1);
-                    int ivEnd = s.value(iv, 3);
-                    if (isTimeout) {
+                    configurationSeen = true;
+                    vEnd = members(s, v, depth + 1, true);
+                } else {
+                    vEnd = s.value(v, depth);
+                    if (vEnd != JsonScan.UNSURE && inConfiguration && s.is(k, keyEnd, "timeout")) {
                         if (timeoutSeen) {
-                            return false;
+                            return JsonScan.UNSURE;
                         }
                         timeoutSeen = true;
-                        byte c = b[iv];
+                        byte c = b[v];
                         if (c == '-' || (c >= '0' && c <= '9')) {
-                            found[0] = Double.parseDouble(new String(b, iv, ivEnd - iv, StandardCharsets.US_ASCII));
+                            timeout = Double.parseDouble(new String(b, v, vEnd - v, StandardCharsets.US_ASCII));
                         }
                     }
-                    j = s.ws(ivEnd);
-                    if (b[j] == ',') {
-                        j = s.ws(j + 1);
-                    }
                 }
-            }
-            i = s.ws(vEnd);
-            if (b[i] == ',') {
+                if (vEnd == JsonScan.UNSURE) {
+                    return JsonScan.UNSURE;
+                }
+                i = s.ws(vEnd);
+                if (i >= s.end) {
+                    return JsonScan.UNSURE;
+                }
+                if (b[i] == '}') {
+                    return i + 1;
+                }
+                if (b[i] != ',') {
+                    return JsonScan.UNSURE;
+                }
                 i = s.ws(i + 1);
             }
         }
-        return true;
     }
 
     static RoutingFields parseWithJackson(byte[] body, int offset, int length) {
