@@ -8,6 +8,7 @@ import dev.switchboard.registry.RegisteredAgent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.util.AsciiString;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -39,8 +40,9 @@ final class GatewayCall implements AgentReply {
 
     private static final Logger LOG = LoggerFactory.getLogger(GatewayCall.class);
 
-    private static final List<String> RELAYED_REPLY_HEADERS =
-            List.of("A2A-Extensions", "X-A2A-Extensions", "A2A-Version", "Retry-After");
+    /** Pre-hashed: looked up in every reply. */
+    private static final List<AsciiString> RELAYED_REPLY_HEADERS = List.of(AsciiString.cached("A2A-Extensions"),
+            AsciiString.cached("X-A2A-Extensions"), AsciiString.cached("A2A-Version"), AsciiString.cached("Retry-After"));
 
     private final Vertx vertx;
     private final AgentConnections connections;
@@ -246,10 +248,10 @@ final class GatewayCall implements AgentReply {
 
     private void copyReplyHeaders() {
         HttpHeaders headers = replyHead.headers();
-        for (String name : RELAYED_REPLY_HEADERS) {
+        for (AsciiString name : RELAYED_REPLY_HEADERS) {
             // contains() first: getAll() builds a list even for a header that is not there, which is the usual case
             if (headers.contains(name)) {
-                response.putHeader(name, headers.getAll(name));
+                response.putHeader(name, List.<CharSequence>copyOf(headers.getAll(name)));
             }
         }
     }
