@@ -16,10 +16,10 @@ SEGMENT="${SEGMENT:-8}"              # section 1: seconds of each measured wrk s
 LEAD_IN="${LEAD_IN:-2}"              # section 1: seconds of unrecorded wrk load just before each segment
 RATE="${RATE:-1000}"                 # fixed rate of the open-loop latency test, req/s
 RATE_WARMUP="${RATE_WARMUP:-5}"      # seconds at that rate before recording
-RATE_DURATION="${RATE_DURATION:-20}" # seconds recorded at that rate, per target
+RATE_DURATION="${RATE_DURATION:-60}" # seconds recorded at that rate, per target (60,000 calls: a p99 is the 600th-worst)
 RATE_SEGMENT="${RATE_SEGMENT:-2}"    # the targets take turns in segments of this many seconds
 OPENLOOP_RT="${OPENLOOP_RT:-1}"      # 1: the open-loop generator's event-loop thread runs SCHED_FIFO (chrt -f 5) when allowed
-OPENLOOP_JAVA_OPTS="${OPENLOOP_JAVA_OPTS:--XX:+UseSerialGC -Xms2g -Xmx2g -Xmn1700m -XX:+AlwaysPreTouch -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0}" # 1b: no GC, no periodic safepoint
+OPENLOOP_JAVA_OPTS="${OPENLOOP_JAVA_OPTS:--XX:+UseSerialGC -Xms6g -Xmx6g -Xmn5g -XX:+AlwaysPreTouch -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0}" # 1b: no GC, no periodic safepoint
 STREAMS="${STREAMS:-1000 5000 10000}" # idle SSE stream counts relayed through the gateway
 KEEP_WORK="${KEEP_WORK:-0}"          # 1: keep the work dir (logs, configs) after the run
 
