@@ -23,7 +23,8 @@ final class BodyCollector {
         this.declared = (int) Math.min(Integer.MAX_VALUE, declared);
     }
 
-    private static long parse(String contentLength) {
+    /** A declared {@code Content-Length}: its value, or -1 when there is none or it cannot be read. */
+    static long parse(String contentLength) {
         if (contentLength == null) {
             return -1;
         }

@@ -198,7 +198,7 @@ final class GatewayCall implements AgentReply {
     private void collect() {
         long limit = limits.maxResponseBytes();
         String declared = replyHead.headers().get(HttpHeaderNames.CONTENT_LENGTH);
-        if (declared != null && parseLong(declared) > limit) {
+        if (declared != null && BodyCollector.parse(declared) > limit) {
             tooLarge();
             return;
         }
@@ -459,14 +459,6 @@ final class GatewayCall implements AgentReply {
             // never as "agent unreachable"
             resetByUs = true;
             upstream.reset();
-        }
-    }
-
-    private static long parseLong(String s) {
-        try {
-            return Long.parseLong(s.trim());
-        } catch (NumberFormatException e) {
-            return -1;
         }
     }
 }

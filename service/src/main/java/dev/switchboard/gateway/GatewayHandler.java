@@ -426,14 +426,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */
     private static long declaredLength(HttpServerRequest request) {
         // Vert.x's header names are AsciiStrings: hashed once, compared to the parsed names byte by byte
-        String declared = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-        if (declared == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(declared.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return BodyCollector.parse(request.getHeader(HttpHeaders.CONTENT_LENGTH));
     }
 }
