@@ -13,7 +13,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.util.AsciiString;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.vertx.core.MultiMap;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -44,7 +43,6 @@ final class GatewayCall implements AgentReply {
     private static final List<AsciiString> RELAYED_REPLY_HEADERS = List.of(AsciiString.cached("A2A-Extensions"),
             AsciiString.cached("X-A2A-Extensions"), AsciiString.cached("A2A-Version"), AsciiString.cached("Retry-After"));
 
-    private final Vertx vertx;
     private final AgentConnections connections;
     private final HttpServerRequest request;
     private final HttpServerResponse response;
@@ -82,13 +80,12 @@ final class GatewayCall implements AgentReply {
     private long lastWriteNanos;
     private AtomicInteger openStreams;
 
-    GatewayCall(Vertx vertx, AgentConnections connections, Egress egress, HttpServerRequest request, RegisteredAgent agent,
+    GatewayCall(AgentConnections connections, Egress egress, HttpServerRequest request, RegisteredAgent agent,
             RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
             Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started, GatewaySpan span) {
         this.span = span;
         this.egress = egress;
         this.bytes = bytes;
-        this.vertx = vertx;
         this.connections = connections;
         this.loop = ContextInternal.current().nettyEventLoop();
         this.request = request;

@@ -147,7 +147,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             }
             span.propagate(out);
         };
-        new GatewayCall(vertx, connections, egress, request, agent,
+        new GatewayCall(connections, egress, request, agent,
                 new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
                 metrics, settings, started, span).start();
     }
@@ -249,7 +249,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             respondError(request.response(), e, 200, false);
             return;
         }
-        new GatewayCall(vertx, connections, egress, request, agent, fields, body, permit, bytes,
+        new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes,
                 out -> {
                     headerPolicy.writeTo(out, request.headers(), callerId, agent.headers());
                     span.propagate(out);

@@ -2,29 +2,21 @@ package dev.switchboard.http;
 
 import io.netty.util.internal.shaded.org.jctools.queues.MpscUnboundedArrayQueue;
 import io.vertx.core.http.HttpConnection;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.util.Queue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Trims the write queue Vert.x gives every connection, which an idle relayed stream (two connections) pays for
- * twice: by default a connection queues its writes in a multi-producer queue so that any thread may write, and that
- * queue allocates a 1,024-slot chunk up front — 4.7 KB of heap per connection, nearly half of what an idle relayed
- * stream cost.
+ * Trims the write queue Vert.x gives every server connection, which an idle relayed stream pays for: by default a
+ * connection queues its writes in a multi-producer queue so that any thread may write, and that queue allocates a
+ * 1,024-slot chunk up front — 4.7 KB of heap per connection. {@link #small} keeps the same multi-producer queue with
+ * 16-slot chunks (it grows by chunks as before when writes pile up). (The gateway's agent connections are plain Netty
+ * channels, see {@code AgentConnections}: no Vert.x queue at all.)
  *
- * <ul>
- *   <li>{@link #small}: the same multi-producer queue, with 16-slot chunks (it grows by chunks as before when
- *       writes pile up). For the server's connections, which every feature writes to, some from other threads.
- *   <li>{@link #direct}: no queue — writes go straight to the channel, as Vert.x does for a server in strict thread
- *       mode (an option its client lacks in 5.0). Only for connections written to from their own event loop alone:
- *       the gateway's upstream clients, one per event loop.
- * </ul>
- *
- * <p>Both reach into Vert.x's internals ({@code VertxConnection.outboundMessageQueue} and the queue inside it).
+ * <p>This reaches into Vert.x's internals ({@code VertxConnection.outboundMessageQueue} and the queue inside it).
  * Where those are not as expected (another Vert.x version), connections keep Vert.x's queue: only the memory is
- * lost, never a write. Both must run before anything is written to the connection (its connect handler).
+ * lost, never a write. It must run before anything is written to the connection (its connect handler).
  */
 public final class WriteQueues {
 
@@ -33,22 +25,17 @@ public final class WriteQueues {
 
     private static final Class<?> CONNECTION;
     private static final Field OUTBOUND;
-    private static final Constructor<?> DIRECT;
     private static final Field MPSC;
     private static final Field QUEUE;
 
     static {
         Class<?> connection = null;
         Field outbound = null;
-        Constructor<?> direct = null;
         Field mpsc = null;
         Field queue = null;
         try {
             connection = Class.forName("io.vertx.core.net.impl.VertxConnection");
             outbound = accessible(connection.getDeclaredField("outboundMessageQueue"));
-            direct = Class.forName("io.vertx.core.net.impl.VertxConnection$DirectOutboundMessageQueue")
-                    .getDeclaredConstructor(connection);
-            direct.setAccessible(true);
             mpsc = accessible(Class.forName("io.vertx.core.internal.concurrent.OutboundMessageQueue").getDeclaredField("mqp"));
             queue = accessible(Class.forName("io.vertx.core.streams.impl.MessagePassingQueue").getDeclaredField("queue"));
         } catch (ReflectiveOperationException | RuntimeException e) {
@@ -57,7 +44,6 @@ public final class WriteQueues {
         }
         CONNECTION = connection;
         OUTBOUND = outbound;
-        DIRECT = direct;
         MPSC = mpsc;
         QUEUE = queue;
     }
@@ -84,18 +70,6 @@ public final class WriteQueues {
             if (current.isEmpty()) {
                 QUEUE.set(mpsc, new MpscUnboundedArrayQueue<>(CHUNK));
             }
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            LOG.debug("connection keeps Vert.x's write queue: {}", e.toString());
-        }
-    }
-
-    /** No write queue at all; only for a connection written to from its own event loop alone. */
-    public static void direct(HttpConnection connection) {
-        if (CONNECTION == null || !CONNECTION.isInstance(connection)) {
-            return;
-        }
-        try {
-            OUTBOUND.set(connection, DIRECT.newInstance(connection));
         } catch (ReflectiveOperationException | RuntimeException e) {
             LOG.debug("connection keeps Vert.x's write queue: {}", e.toString());
         }
