@@ -17,7 +17,8 @@ LEAD_IN="${LEAD_IN:-2}"              # section 1: seconds of unrecorded wrk load
 RATE="${RATE:-1000}"                 # fixed rate of the open-loop latency test, req/s
 RATE_WARMUP="${RATE_WARMUP:-5}"      # seconds at that rate before recording
 RATE_DURATION="${RATE_DURATION:-60}" # seconds recorded at that rate, per target (60,000 calls: a p99 is the 600th-worst)
-RATE_SEGMENT="${RATE_SEGMENT:-2}"    # the targets take turns in segments of this many seconds
+RATE_SEGMENT="${RATE_SEGMENT:-0.2}"  # the targets take turns in segments of this many seconds (fractions allowed)
+HOST_PROBE="${HOST_PROBE:-5}"        # 1b: seconds per core of HostStalls (the host's own stalls) first; 0: none
 OPENLOOP_RT="${OPENLOOP_RT:-1}"      # 1: the open-loop generator's event-loop thread runs SCHED_FIFO (chrt -f 5) when allowed
 OPENLOOP_JAVA_OPTS="${OPENLOOP_JAVA_OPTS:--XX:+UseSerialGC -Xms6g -Xmx6g -Xmn5g -XX:+AlwaysPreTouch -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0}" # 1b: no GC, no periodic safepoint
 STREAMS="${STREAMS:-1000 5000 10000}" # idle SSE stream counts relayed through the gateway
@@ -386,12 +387,30 @@ out ""
 # ---- 1b. open-loop latency at a fixed rate ----
 declare -A OL
 field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
+# First, the machine itself: a thread spinning on each core in turn, nothing else running, records every time it lost
+# its core (HostStalls). On this kind of virtual machine the host takes a core away for 0.5-5 ms a few times a second,
+# mostly in one phase window of every 100 ms of wall clock; every target's p99 is then also given without that window.
+HOST_WINDOW=""
+: > "$WORK/host-stalls.txt"
+if [ "$HOST_PROBE" != 0 ]; then
+  log "host probe: ${HOST_PROBE}s spinning on each core"
+  for ((c = 0; c < $(nproc); c++)); do
+    taskset -c "$c" java -XX:+UnlockDiagnosticVMOptions -XX:GuaranteedSafepointInterval=0 -cp "$CP" HostStalls "$HOST_PROBE" 200 \
+      | sed "s/^STALLS /STALLS core=$c /" >> "$WORK/host-stalls.txt"
+  done
+  # the window of the core that stalled most, if most of its stalls fell in it
+  HOST_WINDOW=$(awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+      if (f["count"] + 0 > best) { best = f["count"] + 0; w = f["window_start_ms"] ":" f["window_ms"]; share = f["window_share"] + 0 } }
+    END { if (best >= 5 && share >= 0.5) print w }' "$WORK/host-stalls.txt")
+fi
+OPENLOOP_WINDOW_OPT=""
+if [ -n "$HOST_WINDOW" ]; then OPENLOOP_WINDOW_OPT="-Dopenloop.hostWindow=$HOST_WINDOW"; fi
 log "open loop: ${RATE} req/s; ${RATE_WARMUP}s warm-up per target, then ${RATE_DURATION}s per target in interleaved ${RATE_SEGMENT}s segments"
 # The generator must not be the tail: an eden larger than everything it allocates in the run (~10 KB per request),
 # so no GC pauses it; and, where allowed, real-time priority (SCHED_FIFO) for its one event-loop thread (which paces
 # and reads the replies; the JVM's other threads, JIT compilers included, stay at normal priority), so that it never
 # waits for a core that nginx, the upstream, the gateway or other work holds. That thread needs ~15 % of one core.
-java $OPENLOOP_JAVA_OPTS -cp "$CP" OpenLoop "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$RATE_SEGMENT" "$CONNS" \
+java $OPENLOOP_JAVA_OPTS $OPENLOOP_WINDOW_OPT -cp "$CP" OpenLoop "$BODY" "$RATE" "$RATE_WARMUP" "$RATE_DURATION" "$RATE_SEGMENT" "$CONNS" \
   "direct=$URL_A" "nginx=$URL_B" "gateway=$URL_C" > "$WORK/openloop.out" 2> "$WORK/openloop.err" &
 OL_PID=$!; PIDS+=("$OL_PID")
 OL_PRIO="normal priority (OPENLOOP_RT=0)"
@@ -415,17 +434,38 @@ out "   (so background noise hits all three alike); latency counted from each re
 out "   generator: java $OPENLOOP_JAVA_OPTS, paced on its event loop; $OL_PRIO;"
 out "   its own share, over the recorded requests: $(field "$OL_GEN" gc_count) GCs ($(field "$OL_GEN" gc_ms) ms) in the run, sent late by" \
     "p50 $(field "$OL_GEN" send_lag_p50_us) us, p99 $(field "$OL_GEN" send_lag_p99_us) us, max $(field "$OL_GEN" send_lag_max_us) us"
-out "$(printf '%-22s %9s %9s %9s %9s %9s %9s   %s' target 'rate' 'p50 ms' 'p90 ms' 'p99 ms' 'p99.9 ms' 'max ms' 'ok/errors')"
+phase_window() { # start length: "80-100 and 0-10 ms into every 100 ms of wall clock"
+  local end=$(($1 + $2))
+  if [ "$end" -le 100 ]; then echo "$1-$end ms into every 100 ms of wall clock"
+  else echo "$1-100 and 0-$((end - 100)) ms into every 100 ms of wall clock"; fi
+}
+if [ "$HOST_PROBE" != 0 ]; then
+  out "   the host, probed first (bench/src/HostStalls.java: ${HOST_PROBE}s spinning on each core, nothing else running):"
+  while read -r line; do
+    out "     core $(field "$line" core): lost its core $(field "$line" count) times for > 0.2 ms, $(field "$line" stalled_ms) ms in all," \
+        "longest $(field "$line" max_ms) ms; $(field "$line" window_share) of them began $(phase_window "$(field "$line" window_start_ms)" 30)"
+  done < "$WORK/host-stalls.txt"
+  if [ -n "$HOST_WINDOW" ]; then
+    out "   'p99 outs.': over the requests due outside that window ($(phase_window "${HOST_WINDOW%%:*}" "${HOST_WINDOW##*:}")); the same 70 % of every target's requests"
+  else
+    out "   no periodic window in the host's stalls: no 'p99 outside'"
+  fi
+fi
+out "$(printf '%-22s %9s %9s %9s %9s %9s %9s %9s   %s' target 'rate' 'p50 ms' 'p90 ms' 'p99 ms' 'p99.9 ms' 'max ms' 'p99 outs.' 'ok/errors')"
 for l in direct nginx gateway; do
   r=${OL[$l]}
-  out "$(printf '%-22s %9s %9s %9s %9s %9s %9s   %s/%s' "$l" "$(field "$r" rate)" "$(field "$r" p50_ms)" "$(field "$r" p90_ms)" \
-      "$(field "$r" p99_ms)" "$(field "$r" p999_ms)" "$(field "$r" max_ms)" "$(field "$r" ok)" "$(field "$r" errors)")"
+  out "$(printf '%-22s %9s %9s %9s %9s %9s %9s %9s   %s/%s' "$l" "$(field "$r" rate)" "$(field "$r" p50_ms)" "$(field "$r" p90_ms)" \
+      "$(field "$r" p99_ms)" "$(field "$r" p999_ms)" "$(field "$r" max_ms)" "$(field "$r" outside_p99_ms || true)" "$(field "$r" ok)" "$(field "$r" errors)")"
 done
 diff_ms() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%+.3f", a - b }'; }
 out "added latency, gateway - direct: p50 $(diff_ms "$(field "${OL[gateway]}" p50_ms)" "$(field "${OL[direct]}" p50_ms)") ms," \
     "p99 $(diff_ms "$(field "${OL[gateway]}" p99_ms)" "$(field "${OL[direct]}" p99_ms)") ms"
 out "added latency, nginx - direct:   p50 $(diff_ms "$(field "${OL[nginx]}" p50_ms)" "$(field "${OL[direct]}" p50_ms)") ms," \
     "p99 $(diff_ms "$(field "${OL[nginx]}" p99_ms)" "$(field "${OL[direct]}" p99_ms)") ms"
+if [ -n "$HOST_WINDOW" ]; then
+  out "added p99 outside the host's stall window: gateway $(diff_ms "$(field "${OL[gateway]}" outside_p99_ms)" "$(field "${OL[direct]}" outside_p99_ms)") ms," \
+      "nginx $(diff_ms "$(field "${OL[nginx]}" outside_p99_ms)" "$(field "${OL[direct]}" outside_p99_ms)") ms"
+fi
 out ""
 
 # ---- 2. idle SSE streams relayed through a fresh gateway ----

@@ -33,7 +33,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Usage: {@code OpenLoop BODY_FILE RATE WARMUP_S DURATION_S SEGMENT_S CONNECTIONS LABEL=URL...}.
  * Prints one line per target:
- * {@code RESULT label=.. sent=.. ok=.. errors=.. rate=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=..}
+ * {@code RESULT label=.. sent=.. ok=.. errors=.. rate=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=..}, and with
+ * {@code -Dopenloop.hostWindow=START_MS:LENGTH_MS} also {@code outside_n=.. outside_p99_ms=..} (see below).
  */
 public final class OpenLoop {
 
@@ -42,7 +43,7 @@ public final class OpenLoop {
         int rate = Integer.parseInt(args[1]);
         int warmupS = Integer.parseInt(args[2]);
         int durationS = Integer.parseInt(args[3]);
-        int segmentS = Integer.parseInt(args[4]);
+        double segmentS = Double.parseDouble(args[4]); // fractions allowed: 0.2 = 200 ms
         int connections = Integer.parseInt(args[5]);
         int n = args.length - 6;
         String[] labels = new String[n];
@@ -69,8 +70,8 @@ public final class OpenLoop {
 
         long periodNanos = 1_000_000_000L / rate;
         int warmupPer = rate * warmupS;
-        int segmentPer = rate * segmentS;
-        int rounds = Math.max(1, durationS / segmentS);
+        int segmentPer = Math.max(1, (int) Math.round(rate * segmentS));
+        int rounds = Math.max(1, (int) Math.round(durationS / segmentS));
         int recordedPer = segmentPer * rounds;
         int total = n * (warmupPer + recordedPer);
         long[][] latencies = new long[n][recordedPer];
@@ -212,6 +213,13 @@ public final class OpenLoop {
                 "GENERATOR pacer=%s native_transport=%s gc_count=%d gc_ms=%d send_lag_p50_us=%.1f send_lag_p99_us=%.1f send_lag_p999_us=%.1f send_lag_max_us=%.1f%n",
                 System.getProperty("openloop.pacer", "loop"), vertx.isNativeTransportEnabled(), gcCount() - gc0Count,
                 gcMillis() - gc0Ms, pct(lag, 50) * 1e3, pct(lag, 99) * 1e3, pct(lag, 99.9) * 1e3, lag[lag.length - 1] / 1e3);
+        // -Dopenloop.hostWindow=START_MS:LENGTH_MS: the phase window of every 100 ms of wall clock in which HostStalls
+        // found this host stalling; each target's p99 is also given over the requests due outside it (the same share
+        // of every target's requests), to tell the host's periodic stalls from the target's own tail
+        String[] hostWindow = System.getProperty("openloop.hostWindow", "-1:0").split(":");
+        int window = Integer.parseInt(hostWindow[0]);
+        int windowLength = Integer.parseInt(hostWindow[1]);
+        long epochMinusNanoAtEnd = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
         for (int t = 0; t < n; t++) {
             long[] measured = latencies[t];
             int unfinished = 0;
@@ -221,12 +229,26 @@ public final class OpenLoop {
                     measured[k] = now - t0; // never answered: charged at least the whole run
                 }
             }
+            String outside = "";
+            if (window >= 0) {
+                long[] out = new long[recordedPer];
+                int m = 0;
+                for (int i = 0; i < total; i++) {
+                    long phase = (intendedOf[i] + epochMinusNanoAtEnd) / 1_000_000L % 100;
+                    if (targetOf[i] == t && slotOf[i] >= 0 && Math.floorMod(phase - window, 100) >= windowLength) {
+                        out[m++] = measured[slotOf[i]];
+                    }
+                }
+                long[] sorted = Arrays.copyOf(out, m);
+                Arrays.sort(sorted);
+                outside = String.format(Locale.ROOT, " outside_n=%d outside_p99_ms=%.3f", m, m == 0 ? 0.0 : pct(sorted, 99));
+            }
             Arrays.sort(measured);
             System.out.printf(Locale.ROOT,
-                    "RESULT label=%s sent=%d ok=%d errors=%d unfinished=%d rate=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f%n",
+                    "RESULT label=%s sent=%d ok=%d errors=%d unfinished=%d rate=%.1f p50_ms=%.3f p90_ms=%.3f p99_ms=%.3f p999_ms=%.3f max_ms=%.3f%s%n",
                     labels[t], measured.length, ok[t], errors[t], finished ? 0 : unfinished, achieved,
                     pct(measured, 50), pct(measured, 90), pct(measured, 99), pct(measured, 99.9),
-                    measured[measured.length - 1] / 1e6);
+                    measured[measured.length - 1] / 1e6, outside);
         }
         if (trace != null) {
             try (java.io.PrintWriter w = new java.io.PrintWriter(Files.newBufferedWriter(Path.of(trace)))) {
