@@ -33,8 +33,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Usage: {@code OpenLoop BODY_FILE RATE WARMUP_S DURATION_S SEGMENT_S CONNECTIONS LABEL=URL...}.
  * Prints one line per target:
- * {@code RESULT label=.. sent=.. ok=.. errors=.. rate=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=..}, and with
- * {@code -Dopenloop.hostWindow=START_MS:LENGTH_MS} also {@code outside_n=.. outside_p99_ms=..} (see below).
+ * {@code RESULT label=.. sent=.. ok=.. errors=.. rate=.. p50_ms=.. p90_ms=.. p99_ms=.. p999_ms=.. max_ms=..}, with
+ * {@code outside_n=.. outside_p99_ms=..} when the first target's slowest requests show the host's periodic stalls
+ * (a {@code PHASE} line says; see {@code baselineStallWindow}).
  */
 public final class OpenLoop {
 
@@ -213,13 +214,17 @@ public final class OpenLoop {
                 "GENERATOR pacer=%s native_transport=%s gc_count=%d gc_ms=%d send_lag_p50_us=%.1f send_lag_p99_us=%.1f send_lag_p999_us=%.1f send_lag_max_us=%.1f%n",
                 System.getProperty("openloop.pacer", "loop"), vertx.isNativeTransportEnabled(), gcCount() - gc0Count,
                 gcMillis() - gc0Ms, pct(lag, 50) * 1e3, pct(lag, 99) * 1e3, pct(lag, 99.9) * 1e3, lag[lag.length - 1] / 1e3);
-        // -Dopenloop.hostWindow=START_MS:LENGTH_MS: the phase window of every 100 ms of wall clock in which HostStalls
-        // found this host stalling; each target's p99 is also given over the requests due outside it (the same share
-        // of every target's requests), to tell the host's periodic stalls from the target's own tail
-        String[] hostWindow = System.getProperty("openloop.hostWindow", "-1:0").split(":");
-        int window = Integer.parseInt(hostWindow[0]);
-        int windowLength = Integer.parseInt(hostWindow[1]);
+        // The host's periodic stalls (see HostStalls): the slowest 1 % of the first target's requests (the baseline,
+        // no proxy in its path) cluster at one phase of every 100 ms of wall clock. When at least half of them fall
+        // in one 30 ms window, every target's p99 is also given over the requests due outside it: the same 70 % of
+        // every target's requests, chosen by the clock, to tell the host's stalls from a target's own tail. The
+        // window comes from the baseline alone, so a target's own periodic stalls are not excluded with it.
         long epochMinusNanoAtEnd = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
+        int[] phaseOf = new int[total];
+        for (int i = 0; i < total; i++) {
+            phaseOf[i] = (int) ((intendedOf[i] + epochMinusNanoAtEnd) / 1_000_000L % 100);
+        }
+        int window = baselineStallWindow(latencies[0], targetOf, slotOf, phaseOf);
         for (int t = 0; t < n; t++) {
             long[] measured = latencies[t];
             int unfinished = 0;
@@ -234,8 +239,7 @@ public final class OpenLoop {
                 long[] out = new long[recordedPer];
                 int m = 0;
                 for (int i = 0; i < total; i++) {
-                    long phase = (intendedOf[i] + epochMinusNanoAtEnd) / 1_000_000L % 100;
-                    if (targetOf[i] == t && slotOf[i] >= 0 && Math.floorMod(phase - window, 100) >= windowLength) {
+                    if (targetOf[i] == t && slotOf[i] >= 0 && Math.floorMod(phaseOf[i] - window, 100) >= WINDOW_MS) {
                         out[m++] = measured[slotOf[i]];
                     }
                 }
@@ -265,6 +269,38 @@ public final class OpenLoop {
         client.close();
         vertx.close();
         System.exit(0);
+    }
+
+    static final int WINDOW_MS = 30;
+
+    /**
+     * The start (ms into every 100 ms) of the 30 ms phase window holding the most of the baseline's slowest 1 %,
+     * centred on its most crowded 10 ms bin, or -1 when it holds fewer than half of them. Prints a PHASE line.
+     */
+    private static int baselineStallWindow(long[] baseline, int[] targetOf, int[] slotOf, int[] phaseOf) {
+        long[] sorted = baseline.clone();
+        Arrays.sort(sorted);
+        long p99 = sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
+        int[] bins = new int[10];
+        int slow = 0;
+        for (int i = 0; i < targetOf.length; i++) {
+            if (targetOf[i] == 0 && slotOf[i] >= 0 && baseline[slotOf[i]] > p99) {
+                bins[phaseOf[i] / 10]++;
+                slow++;
+            }
+        }
+        int peak = 0;
+        for (int b = 1; b < 10; b++) {
+            if (bins[b] > bins[peak]) {
+                peak = b;
+            }
+        }
+        int start = (peak + 9) % 10;
+        int inWindow = bins[start] + bins[peak] + bins[(peak + 1) % 10];
+        double share = slow == 0 ? 0 : (double) inWindow / slow;
+        System.out.printf(Locale.ROOT, "PHASE baseline_slowest=%d window_start_ms=%d window_ms=%d share=%.2f%n",
+                slow, start * 10, WINDOW_MS, share);
+        return share >= 0.5 ? start * 10 : -1;
     }
 
     private static long gcCount() {
