@@ -388,7 +388,7 @@ out ""
 declare -A OL
 field() { echo "$1" | tr ' ' '\n' | awk -F= -v k="$2" '$1 == k {print $2}'; }
 # First, the machine itself: a thread spinning on each core in turn, nothing else running, records every time it lost
-# its core (HostStalls). On this kind of virtual machine the host takes a core away for 0.5-5 ms a few times a second,
+# its core (HostStalls). On this kind of virtual machine the host takes a core away for 0.5-10 ms a few times a second,
 # mostly at one phase of every 100 ms of wall clock (a phase that drifts by a few ms a minute); OpenLoop finds that
 # window in the direct target's slowest requests and then also gives every target's p99 without it.
 : > "$WORK/host-stalls.txt"

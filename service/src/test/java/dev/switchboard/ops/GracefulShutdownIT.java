@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ServiceProcess;
+import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -51,15 +52,7 @@ class GracefulShutdownIT {
 
     @AfterEach
     void stop() throws Exception {
-        if (service != null) {
-            service.close();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        if (vertx != null) {
-            vertx.close().await();
-        }
+        Teardown.stop(service, agent, vertx);
     }
 
     @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ServiceProcess;
+import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -46,15 +47,7 @@ class JsonLogIT {
 
     @AfterEach
     void stop() throws Exception {
-        if (service != null) {
-            service.close();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        if (vertx != null) {
-            vertx.close().await();
-        }
+        Teardown.stop(service, agent, vertx);
     }
 
     private Path config() throws Exception {

@@ -8,6 +8,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.bridge.support.ServiceProcess;
+import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
@@ -94,15 +95,7 @@ class FaultSoak {
 
     @AfterEach
     void stop() throws Exception {
-        if (service != null) {
-            service.close();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        if (vertx != null) {
-            vertx.close().await();
-        }
+        Teardown.stop(service, agent, vertx);
     }
 
     @Test

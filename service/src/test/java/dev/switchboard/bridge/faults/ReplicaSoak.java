@@ -8,6 +8,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.bridge.support.ServiceProcess;
+import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.store.TestPostgres;
 import dev.switchboard.testkit.Recorder;
@@ -97,15 +98,7 @@ class ReplicaSoak {
 
     @AfterEach
     void stop() throws Exception {
-        for (ServiceProcess r : replicas) {
-            r.close();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        if (vertx != null) {
-            vertx.close().await();
-        }
+        Teardown.stop(replicas, agent, vertx);
     }
 
     /** A live replica, picked at random for each call (a kill between the pick and the call is retried by the caller). */

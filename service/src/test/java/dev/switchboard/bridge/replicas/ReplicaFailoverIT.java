@@ -8,6 +8,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.bridge.support.ServiceProcess;
+import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.store.TestPostgres;
 import dev.switchboard.testkit.RecordedRequest;
@@ -99,15 +100,7 @@ class ReplicaFailoverIT {
 
     @AfterEach
     void stop() throws Exception {
-        for (ServiceProcess r : replicas) {
-            r.close();
-        }
-        if (agent != null) {
-            agent.close().await();
-        }
-        if (vertx != null) {
-            vertx.close().await();
-        }
+        Teardown.stop(replicas, agent, vertx);
         if (!takeovers.isEmpty()) {
             System.out.println("replica failover (leaseDuration " + LEASE.toMillis() + " ms), ms from SIGKILL to the "
                     + "lease taken by another replica: " + leaseTaken + "; to the outcome seen on a live replica: "
