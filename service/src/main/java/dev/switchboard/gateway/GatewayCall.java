@@ -6,6 +6,7 @@ import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -72,8 +73,6 @@ final class GatewayCall implements AgentReply {
     private ScheduledFuture<?> timeoutTimer;
     private ScheduledFuture<?> streamTimer;
     private boolean done;
-    /** Set when we reset the upstream ourselves: the failure that reset reports is not the agent's. */
-    private boolean resetByUs;
     private boolean streaming;
     private boolean streamHeadersSent;
     private long lastAgentEventNanos;
@@ -362,7 +361,7 @@ final class GatewayCall implements AgentReply {
     // ---- failures and the one way out ----
 
     private void onUpstreamFailure(Throwable cause) {
-        if (done || resetByUs) {
+        if (done) {
             return;
         }
         if (cause instanceof Egress.Refused refused) {
@@ -387,7 +386,7 @@ final class GatewayCall implements AgentReply {
         try (LogContext ids = LogContext.agent(agent.id())) {
             LOG.info("call to {} failed: {}", agent.id(), cause.toString());
         }
-        String why = cause instanceof ConnectException ? ": connection refused" : "";
+        String why = unreachableBecause(cause);
         if (timeout) {
             fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
                     GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
@@ -396,6 +395,17 @@ final class GatewayCall implements AgentReply {
                     "agent unreachable: " + agent.id() + why,
                     GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
         }
+    }
+
+    /**
+     * What the caller is told about an agent it could not reach (the cause itself names internal hosts and ports).
+     * A connect that timed out is a {@link ConnectException} too, but nothing refused it.
+     */
+    static String unreachableBecause(Throwable cause) {
+        if (cause instanceof ConnectTimeoutException) {
+            return ": connection timed out";
+        }
+        return cause instanceof ConnectException ? ": connection refused" : "";
     }
 
     /** Answers the caller with a gateway error (when it can still be answered) and finishes. */
@@ -454,7 +464,6 @@ final class GatewayCall implements AgentReply {
         if (upstream != null) {
             // the exchange reports nothing after a reset: a timeout or an idle stream is answered as itself,
             // never as "agent unreachable"
-            resetByUs = true;
             upstream.reset();
         }
     }

@@ -9,6 +9,7 @@ import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.Wait;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.ssl.SslContext;
@@ -21,10 +22,16 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.impl.headers.HeadersMultiMap;
 import io.vertx.core.net.SelfSignedCertificate;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -157,11 +164,15 @@ class AgentConnectionsTest {
     }
 
     private static Recorded post(Vertx vertx, AgentConnections pool, String url) {
+        return post(vertx, pool, url, 5_000);
+    }
+
+    private static Recorded post(Vertx vertx, AgentConnections pool, String url, int connectTimeoutMs) {
         Recorded r = new Recorded();
         vertx.runOnContext(v -> {
             HttpHeaders headers = HeadersMultiMap.httpHeaders().add("Content-Type", "application/json");
             pool.post(UpstreamTarget.of(url), null, UpstreamTarget.of(url).uri(null), headers, Buffer.buffer(Rpc.send(1, "x")),
-                    5_000, r);
+                    connectTimeoutMs, r);
         });
         return r;
     }
@@ -221,6 +232,40 @@ class AgentConnectionsTest {
             Wait.on(trusts.close());
             Wait.on(defaults.close());
             Wait.on(vertx.close());
+        }
+    }
+
+    @Test
+    void aConnectThatHangsTimesOutAndIsNotCalledRefused() throws Exception {
+        // a listener whose accept queue is full and never drained: the kernel drops further SYNs, the connect hangs
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            List<SocketChannel> queued = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    SocketChannel c = SocketChannel.open();
+                    c.configureBlocking(false);
+                    c.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), full.getLocalPort()));
+                    queued.add(c);
+                }
+                Vertx vertx = SwitchboardApp.newVertx();
+                AgentConnections pool = new AgentConnections(vertx);
+                try {
+                    Recorded r = post(vertx, pool, "http://127.0.0.1:" + full.getLocalPort() + "/", 300);
+                    assertThat(r.ended).failsWithin(Duration.ofSeconds(30))
+                            .withThrowableThat().withCauseInstanceOf(ConnectTimeoutException.class);
+                    Throwable cause = r.ended.handle((ok, failure) -> failure).get();
+                    assertThat(GatewayCall.unreachableBecause(cause)).isEqualTo(": connection timed out");
+                    assertThat(GatewayCall.unreachableBecause(new java.net.ConnectException("refused")))
+                            .isEqualTo(": connection refused");
+                } finally {
+                    Wait.on(pool.close());
+                    Wait.on(vertx.close());
+                }
+            } finally {
+                for (SocketChannel c : queued) {
+                    c.close();
+                }
+            }
         }
     }
 
