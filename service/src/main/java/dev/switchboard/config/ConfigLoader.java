@@ -137,8 +137,23 @@ public final class ConfigLoader {
         }
         doc.name = node.path("metadata").path("name").asText(null);
         return switch (kind) {
-            case "Server" -> new ConfigDocument.Server(doc.name, server(doc, node.path("spec")), bridge(doc, node.path("spec")));
-            case "Secret" -> new ConfigDocument.Secret(doc.requiredName(node), secret(doc, node));
+            case "Server" -> {
+                JsonNode listen = node.path("spec").path("listen");
+                if (listen.isNumber()) {
+                    // a bare port is the usual slip: say what is wanted rather than "must be a string"
+                    throw doc.error("spec.listen", "'" + listen.asText() + "' must be host:port, e.g. 0.0.0.0:8080");
+                }
+                // a misspelled setting would otherwise be its default, silently
+                shape(doc, ResourceSchemas.SERVER, node);
+                yield new ConfigDocument.Server(doc.name, server(doc, node.path("spec")), bridge(doc, node.path("spec")));
+            }
+            case "Secret" -> {
+                String name = doc.requiredName(node);
+                ShapeCheck.secret(node).ifPresent(p -> {
+                    throw doc.error(p.field(), p.problem());
+                });
+                yield new ConfigDocument.Secret(name, secret(doc, node));
+            }
             case "AgentBackend" -> new ConfigDocument.Backend(backend(doc, node));
             case "SlackApp" -> new ConfigDocument.SlackApp(slackApp(doc, node));
             case "Trigger" -> new ConfigDocument.Trigger(trigger(doc, node));
@@ -230,13 +245,17 @@ public final class ConfigLoader {
         String host = d.host();
         int port = d.port();
         if (spec.hasNonNull("listen")) {
-            String listen = spec.get("listen").asText();
-            int colon = listen.lastIndexOf(':');
-            if (colon <= 0) {
-                throw doc.error("spec.listen", "'" + listen + "' must be host:port, e.g. 0.0.0.0:8080");
+            OpsListen listen = listen(doc, "spec.listen", spec.get("listen").asText());
+            host = listen.host();
+            port = listen.port();
+        }
+        OpsListen ops = null;
+        if (spec.path("ops").hasNonNull("listen")) {
+            ops = listen(doc, "spec.ops.listen", spec.path("ops").get("listen").asText());
+            if (ops.port() != 0 && ops.port() == port) {
+                throw doc.error("spec.ops.listen", "port " + port + " is the main port (spec.listen); the ops "
+                        + "endpoints need a port of their own");
             }
-            host = listen.substring(0, colon).replace("[", "").replace("]", "");
-            port = doc.port("spec.listen", listen.substring(colon + 1));
         }
         String store = doc.optionalText(spec, "store", d.store());
         if (store.startsWith(dev.switchboard.store.Database.POSTGRESQL_PREFIX)) {
@@ -338,7 +357,17 @@ public final class ConfigLoader {
             throw doc.error("spec.compat", e.getMessage());
         }
         return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway, insecure,
-                publicUrl, http, registry, storePassword, tracing(doc, spec.path("tracing"))).withCompat(compat);
+                publicUrl, http, registry, storePassword, tracing(doc, spec.path("tracing"))).withCompat(compat).withOps(ops);
+    }
+
+    /** host:port, the host as written (brackets of an IPv6 literal dropped); port 0 picks a free one. */
+    private static OpsListen listen(Doc doc, String field, String listen) {
+        int colon = listen.lastIndexOf(':');
+        if (colon <= 0) {
+            throw doc.error(field, "'" + listen + "' must be host:port, e.g. 0.0.0.0:8080");
+        }
+        return new OpsListen(listen.substring(0, colon).replace("[", "").replace("]", ""),
+                doc.port(field, listen.substring(colon + 1)));
     }
 
     /** spec.tracing: off unless otlpEndpoint is set. */
@@ -348,12 +377,6 @@ public final class ConfigLoader {
         }
         if (!t.isObject()) {
             throw doc.error("spec.tracing", "must be a mapping, e.g. {otlpEndpoint: http://otel-collector:4318}");
-        }
-        for (java.util.Iterator<String> it = t.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            if (!Set.of("otlpEndpoint", "serviceName", "samplingRatio").contains(f)) {
-                throw doc.error("spec.tracing." + f, "unknown field (expected otlpEndpoint, serviceName, samplingRatio)");
-            }
         }
         String endpoint = null;
         String field = "spec.tracing.otlpEndpoint";

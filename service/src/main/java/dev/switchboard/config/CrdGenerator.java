@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.switchboard.config.FieldSchema.Flag;
+import dev.switchboard.config.FieldSchema.Fraction;
 import dev.switchboard.config.FieldSchema.Obj;
 import dev.switchboard.config.FieldSchema.ObjectList;
 import dev.switchboard.config.FieldSchema.Span;
@@ -140,6 +141,13 @@ public final class CrdGenerator {
             s.put("minimum", n.minimum());
             putIfSet(s, "default", n.defaultValue());
             s.put("example", n.example());
+        } else if (f instanceof Fraction r) {
+            s.put("type", "number");
+            s.put("description", f.description());
+            s.put("minimum", r.minimum());
+            s.put("maximum", r.maximum());
+            putIfSet(s, "default", r.defaultValue());
+            s.put("example", r.example());
         } else if (f instanceof Flag b) {
             s.put("type", "boolean");
             s.put("description", f.description());

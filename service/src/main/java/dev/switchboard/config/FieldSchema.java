@@ -34,6 +34,17 @@ public sealed interface FieldSchema {
         }
     }
 
+    /**
+     * A number from {@code minimum} to {@code maximum}, fractions allowed (a ratio); a {@code ${VAR}} that expands to
+     * a decimal counts as one.
+     */
+    record Fraction(String description, double minimum, double maximum, Double defaultValue, double example)
+            implements FieldSchema {
+        public Fraction {
+            Objects.requireNonNull(description);
+        }
+    }
+
     /** true or false ({@code "true"} and {@code "false"} count, for {@code ${VAR}}). */
     record Flag(String description, Boolean defaultValue, boolean example) implements FieldSchema {
         public Flag {

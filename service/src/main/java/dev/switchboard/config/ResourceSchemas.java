@@ -1,6 +1,7 @@
 package dev.switchboard.config;
 
 import dev.switchboard.config.FieldSchema.Flag;
+import dev.switchboard.config.FieldSchema.Fraction;
 import dev.switchboard.config.FieldSchema.Obj;
 import dev.switchboard.config.FieldSchema.ObjectList;
 import dev.switchboard.config.FieldSchema.Span;
@@ -18,10 +19,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code spec} of AgentBackend, Binding, SlackApp and Trigger, field by field, with the loader's defaults taken
- * from the same constants the loader uses. The CRDs are generated from this; the loader refuses fields it does not
- * list and values of the wrong type ({@link ShapeCheck}); ResourceSchemaConformanceTest holds the loader's other
- * checks (required, enums, minimums) to it.
+ * The {@code spec} of AgentBackend, Binding, SlackApp, Trigger and Server, field by field, with the loader's defaults
+ * taken from the same constants the loader uses. The CRDs are generated from this (not for Server: it is read from the
+ * file, a ConfigMap in Kubernetes); the loader refuses fields it does not list and values of the wrong type
+ * ({@link ShapeCheck}); ResourceSchemaConformanceTest holds the loader's other checks (required, enums, minimums) to it.
  */
 public final class ResourceSchemas {
 
@@ -61,7 +62,16 @@ public final class ResourceSchemas {
                     new Column("Binding", "string", ".spec.bindingRef.name", "The Binding whose channel receives the threads"),
                     new Column("Format", "string", ".spec.format", "alertmanager or generic")));
 
+    /** The kinds served by the API server: each has a CRD in deploy/crds and is watched in watch mode. */
     public static final List<ResourceKind> ALL = List.of(AGENT_BACKEND, BINDING, SLACK_APP, TRIGGER);
+
+    /**
+     * The Server resource: one per file, never in the cluster (watch mode reads it from the file, mounted from a
+     * ConfigMap), so it has no CRD and is not in {@link #ALL}; its names are only there for the shape it shares.
+     */
+    public static final ResourceKind SERVER = new ResourceKind("Server", "servers", "server", List.of(),
+            "The process's own settings: where it listens, its store, its credentials, its bounds.", serverSpec(),
+            List.of());
 
     public static Optional<ResourceKind> of(String kind) {
         return ALL.stream().filter(k -> k.kind().equals(kind)).findFirst();
@@ -184,6 +194,117 @@ public final class ResourceSchemas {
                                         + "to a tenth of perMinute, at least " + TriggerSettings.defaultBurst(0) + ".",
                                         1, null, 20)), List.of())),
                 List.of("bindingRef", "format", "tokenSecretRef"));
+    }
+
+    private static Obj serverSpec() {
+        ServerSpec d = ServerSpec.defaults();
+        dev.switchboard.gateway.GatewaySettings g = d.gateway();
+        HttpLimits h = d.http();
+        dev.switchboard.registry.RegistrySettings r = d.registry();
+        dev.switchboard.chat.web.WebChatSettings w = BridgeSettings.DEFAULTS.webChat();
+        dev.switchboard.bridge.engine.ContractDurations c = BridgeSettings.DEFAULTS.contract();
+        dev.switchboard.bridge.BridgeLimits b = BridgeSettings.DEFAULTS.limits();
+        return obj("Where Switchboard listens, what it stores where, who may call it, and its bounds; every field has a "
+                + "default.",
+                fields(
+                        "listen", text("host:port to listen on; any address beyond loopback needs apiKeys and "
+                                + "adminToken (or insecure).", "0.0.0.0:8080").withDefault(d.host() + ":" + d.port()),
+                        "insecure", new Flag("Listen beyond loopback without credentials, warned at every start.",
+                                d.insecure(), false),
+                        "publicUrl", text("scheme://host[:port] clients reach this server at: card URLs, the web "
+                                + "chat's Host and Origin checks; defaults to the listen address.",
+                                "https://switchboard.example.com"),
+                        "store", text("sqlite:PATH or postgresql://host:5432/db?user=NAME (never a password).",
+                                "sqlite:./data/switchboard.db").withDefault(d.store()),
+                        "storePasswordSecretRef", secretRef("A Secret key holding the PostgreSQL password; only "
+                                + "with a postgresql:// store."),
+                        "adminToken", text("Registry writes need it as a bearer token, and so does /metrics from "
+                                + "beyond this machine (16+ characters).", "${SWITCHBOARD_ADMIN_TOKEN}"),
+                        "apiKeys", new ObjectList("Gateway callers, registry readers and the web chat need one as a "
+                                + "bearer token.", obj("An API key.", fields(
+                                        "name", text("The caller's name, in logs and metrics.", "ci-bot"),
+                                        "key", text("The key (16+ characters).", "${CI_BOT_KEY}")),
+                                List.of("name", "key"))),
+                        "callerIdHeader", text("The header that carries the caller's identity to agents.",
+                                "X-KubeMQ-Caller-ID").withDefault(d.callerIdHeader()),
+                        "compat", oneOf("kubemq: KubeMQ's A2A connector's names and shapes; leave out for "
+                                + "Switchboard's own.", List.of("kubemq")),
+                        "registrationTtl", span("Dynamic registrations expire after this without a heartbeat.",
+                                d.registrationTtl(), "90s"),
+                        "tracing", obj("OpenTelemetry spans; off unless otlpEndpoint is set.", fields(
+                                "otlpEndpoint", text("An OTLP/HTTP collector; spans go to <endpoint>/v1/traces.",
+                                        "http://otel-collector:4318"),
+                                "serviceName", text("service.name of the spans.", "switchboard")
+                                        .withDefault(dev.switchboard.tracing.TracingSettings.DEFAULT_SERVICE_NAME),
+                                "samplingRatio", new Fraction("Share of new traces recorded, 0 to 1.", 0, 1,
+                                        dev.switchboard.tracing.TracingSettings.OFF.samplingRatio(), 0.5)), List.of()),
+                        "gateway", obj("Bounds of the gateway.", fields(
+                                "maxRequestBytes", number("Largest request body.", g.maxRequestBytes()),
+                                "keepaliveInterval", span("SSE keep-alive comments on relayed streams.",
+                                        g.keepaliveInterval(), "15s"),
+                                "connectTimeout", span("Connecting to an agent.", g.connectTimeout(), "10s"),
+                                "maxRequestBytesInFlight", number("Request bodies of all callers buffered at once; "
+                                        + "over it: 503; at least maxRequestBytes.", g.maxRequestBytesInFlight())),
+                                List.of()),
+                        "http", obj("Bounds of every connection.", fields(
+                                "headerReadTimeout", span("A new connection must send its request headers within this.",
+                                        h.headerReadTimeout(), "10s"),
+                                "bodyReadTimeout", span("A body not fully received this long after its headers: 408.",
+                                        h.bodyReadTimeout(), "30s"),
+                                "idleTimeout", span("A connection with no request in progress is closed.",
+                                        h.idleTimeout(), "60s"),
+                                "maxConnections", number("Connections open at once.", h.maxConnections()),
+                                "shutdownGracePeriod", span("At SIGTERM, how long calls in flight get to finish.",
+                                        h.shutdownGracePeriod(), "20s")), List.of()),
+                        "registry", obj("What API-registered agents may be.", fields(
+                                "maxRegistrations", number("Dynamic registrations held at once; more: 429.",
+                                        r.maxRegistrations()),
+                                "allowedHosts", new TextList("CIDR blocks and host patterns registered agents may "
+                                        + "point at; empty: any but link-local and metadata addresses.", 0,
+                                        List.of("10.20.0.0/16", "*.agents.svc.cluster.local"))), List.of()),
+                        "ops", obj("The operations endpoints.", fields(
+                                "listen", text("host:port where /metrics is served instead of the main port (with "
+                                        + "/healthz and /readyz, which stay on the main port too); no credentials "
+                                        + "are asked there.", "127.0.0.1:9090")), List.of()),
+                        "webChat", obj("The web chat's identity rules.", fields(
+                                "trustForwardedUser", new Flag("Take the user from a trusted proxy's forwarded "
+                                        + "headers.", w.trustForwardedUser(), true),
+                                "trustedProxies", new TextList("CIDR blocks of the proxies whose forwarded user is "
+                                        + "trusted.", 0, List.of("10.0.0.0/8")),
+                                "defaultUser", obj("Who a web chat user is when nothing else says.", fields(
+                                        "id", text("The user's id.", w.defaultUser().id()),
+                                        "name", text("The user's name.", w.defaultUser().name()),
+                                        "email", text("The user's email.", "ada@example.com")), List.of())),
+                                List.of()),
+                        "contract", obj("The chat bridge's durations.", fields(
+                                "giveUpAfter", span("A turn with no answer is given up after this.", c.giveUpAfter(),
+                                        "15m"),
+                                "busyNoticeAfter", span("A still-working notice is posted after this.",
+                                        c.busyNoticeAfter(), "2m"),
+                                "silenceLimit", span("A stream silent this long is read with GetTask.",
+                                        c.silenceLimit(), "5m"),
+                                "noSignOfLife", span("A task with no sign of life this long is given up.",
+                                        c.noSignOfLife(), "1h"),
+                                "responseHeaders", span("An agent's response headers must arrive within this.",
+                                        c.responseHeaders(), "30s"),
+                                "settleDelay", span("An unsettled stream end is read with GetTask after this.",
+                                        c.settleDelay(), "1s"),
+                                "pollBackoffMax", span("GetTask polling backs off up to this.", c.pollBackoffMax(),
+                                        "1m"),
+                                "retryBackoffMax", span("Resends back off up to this.", c.retryBackoffMax(), "30s"),
+                                "retryAfterMax", span("An agent's Retry-After is honoured up to this.",
+                                        c.retryAfterMax(), "1d"),
+                                "cancelAttempts", number("A cancel is tried this many times.", c.cancelAttempts())),
+                                List.of()),
+                        "bridge", obj("The chat bridge's bounds.", fields(
+                                "maxQueuedTurns", number("Turns queued per thread; more are refused.",
+                                        b.maxQueuedTurns()),
+                                "maxAnswerChars", number("Longer answers are cut.", b.maxAnswerChars()),
+                                "sessionIdleTimeout", span("A chat session idle this long is forgotten.",
+                                        b.sessionIdleTimeout(), "10m"),
+                                "leaseDuration", span("A replica's hold on a thread lasts this long without renewal.",
+                                        b.leaseDuration(), "15s")), List.of())),
+                List.of());
     }
 
     // ---- building blocks ----

@@ -26,6 +26,7 @@ import java.util.List;
  * @param storePasswordSecretRef the PostgreSQL password, a key of a Secret; null: the environment's PGPASSWORD, if any
  * @param tracing where OpenTelemetry spans go ({@code spec.tracing}); off by default
  * @param compat whose names the caller-visible parts use (default {@link Compat#NONE}: Switchboard's)
+ * @param ops where /metrics is served apart from the main port ({@code spec.ops.listen}); null: on the main port
  */
 public record ServerSpec(
         String host,
@@ -42,11 +43,21 @@ public record ServerSpec(
         RegistrySettings registry,
         SecretRef storePasswordSecretRef,
         TracingSettings tracing,
-        Compat compat) {
+        Compat compat,
+        OpsListen ops) {
 
     public ServerSpec {
         tracing = tracing == null ? TracingSettings.OFF : tracing;
         compat = compat == null ? Compat.NONE : compat;
+    }
+
+    /** /metrics on the main port (no {@code ops.listen}). */
+    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
+            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
+            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef, TracingSettings tracing,
+            Compat compat) {
+        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
+                registry, storePasswordSecretRef, tracing, compat, null);
     }
 
     /** Switchboard's own names (no {@code compat}). */
@@ -85,22 +96,27 @@ public record ServerSpec(
 
     public ServerSpec withListen(String newHost, int newPort) {
         return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops);
     }
 
     public ServerSpec withStore(String newStore) {
         return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops);
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
+                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops);
     }
 
     public ServerSpec withTracing(TracingSettings newTracing) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat, ops);
+    }
+
+    public ServerSpec withOps(OpsListen newOps) {
+        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, newOps);
     }
 
     /**
@@ -111,7 +127,7 @@ public record ServerSpec(
         String header = newCompat == Compat.KUBEMQ && callerIdHeader.equals(DEFAULT_CALLER_ID_HEADER)
                 ? Compat.KUBEMQ_CALLER_ID_HEADER : callerIdHeader;
         return new ServerSpec(host, port, store, adminToken, apiKeys, header, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat, ops);
     }
 
     @Override
@@ -121,6 +137,7 @@ public record ServerSpec(
                 + ", adminToken="
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
                 + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
-                + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat + "]";
+                + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat
+                + ", ops=" + (ops == null ? "main port" : ops.host() + ":" + ops.port()) + "]";
     }
 }

@@ -2,6 +2,7 @@ package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.config.FieldSchema.Flag;
+import dev.switchboard.config.FieldSchema.Fraction;
 import dev.switchboard.config.FieldSchema.Obj;
 import dev.switchboard.config.FieldSchema.ObjectList;
 import dev.switchboard.config.FieldSchema.Span;
@@ -27,6 +28,9 @@ public final class ShapeCheck {
 
     /** The top level of a resource; {@code status} is written by watch mode and not read here. */
     private static final List<String> TOP = List.of("apiVersion", "kind", "metadata", "spec", "status");
+    /** The top level of a Secret, as Kubernetes has it (type and immutable are accepted and not used). */
+    private static final List<String> SECRET_TOP = List.of("apiVersion", "kind", "metadata", "type", "immutable",
+            "data", "stringData");
 
     private ShapeCheck() {}
 
@@ -37,7 +41,8 @@ public final class ShapeCheck {
         for (Iterator<String> it = document.fieldNames(); it.hasNext(); ) {
             String name = it.next();
             if (!TOP.contains(name)) {
-                return Optional.of(new Problem(name, "unknown field (a resource has " + String.join(", ", TOP) + ")"));
+                return Optional.of(new Problem(name, "unknown field (a resource has " + String.join(", ", TOP) + ")"
+                        + hint(name, TOP)));
             }
         }
         JsonNode metadata = document.get("metadata");
@@ -51,16 +56,53 @@ public final class ShapeCheck {
         return check(kind.spec(), spec, "spec");
     }
 
+    /**
+     * A Secret of a configuration file: Kubernetes' fields and no others, and {@code data}/{@code stringData} mappings
+     * of names to scalars. No problem shows a value: they are secrets.
+     */
+    public static Optional<Problem> secret(JsonNode document) {
+        for (Iterator<String> it = document.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!SECRET_TOP.contains(name)) {
+                return Optional.of(new Problem(name, "unknown field (a Secret has " + String.join(", ", SECRET_TOP) + ")"
+                        + hint(name, SECRET_TOP)));
+            }
+        }
+        for (String field : List.of("data", "stringData")) {
+            JsonNode values = document.get(field);
+            if (values == null || values.isNull()) {
+                continue;
+            }
+            if (!values.isObject()) {
+                return Optional.of(new Problem(field, "must be a mapping of keys to strings"));
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = values.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (e.getValue().isContainerNode()) {
+                    return Optional.of(new Problem(field + "." + e.getKey(), "must be a string, got " + shown(e.getValue())));
+                }
+            }
+        }
+        return none();
+    }
+
     private static Optional<Problem> check(FieldSchema schema, JsonNode v, String path) {
         if (v == null || v.isNull()) {
             return Optional.empty();
         }
         if (schema instanceof Text) {
-            return v.isTextual() ? none() : wrong(path, "must be a string", v);
+            // the kind of value only: a Server's adminToken or API key is a string field, and may be the value
+            return v.isTextual() ? none() : Optional.of(new Problem(path, "must be a string, got " + kindOf(v)));
         }
         if (schema instanceof WholeNumber) {
             return v.isIntegralNumber() && v.canConvertToLong() || v.isTextual() && v.asText().matches("-?\\d{1,18}")
                     ? none() : wrong(path, "must be a whole number", v);
+        }
+        if (schema instanceof Fraction r) {
+            boolean number = v.isNumber() || v.isTextual() && v.asText().strip().matches("\\d+(\\.\\d*)?|\\.\\d+");
+            double d = !number ? Double.NaN : v.isNumber() ? v.asDouble() : Double.parseDouble(v.asText().strip());
+            return number && d >= r.minimum() && d <= r.maximum() ? none()
+                    : wrong(path, "must be a number from " + plain(r.minimum()) + " to " + plain(r.maximum()), v);
         }
         if (schema instanceof Flag) {
             return v.isBoolean() || v.isTextual() && (v.asText().equals("true") || v.asText().equals("false"))
@@ -117,7 +159,8 @@ public final class ShapeCheck {
             String at = path + "." + e.getKey();
             if (field == null) {
                 return Optional.of(new Problem(at, "unknown field (expected "
-                        + (o.properties().size() == 1 ? "" : "one of ") + String.join(", ", o.properties().keySet()) + ")"));
+                        + (o.properties().size() == 1 ? "" : "one of ") + String.join(", ", o.properties().keySet()) + ")"
+                        + hint(e.getKey(), o.properties().keySet())));
             }
             Optional<Problem> p = check(field, e.getValue(), at);
             if (p.isPresent()) {
@@ -137,6 +180,59 @@ public final class ShapeCheck {
         } catch (IllegalArgumentException e) {
             return Optional.of(new Problem(path, e.getMessage()));
         }
+    }
+
+    /**
+     * "; did you mean 'x'?" for the known name closest to a misspelled one (a case slip, or a few letters off, swaps
+     * counted as one), or nothing when none is close: a hint that names an unrelated field would mislead.
+     */
+    static String hint(String unknown, java.util.Collection<String> known) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String k : known) {
+            int d = k.equalsIgnoreCase(unknown) ? 0 : distance(unknown.toLowerCase(java.util.Locale.ROOT),
+                    k.toLowerCase(java.util.Locale.ROOT));
+            if (d <= Math.max(1, Math.min(3, k.length() / 3)) && d < bestDistance) {
+                best = k;
+                bestDistance = d;
+            }
+        }
+        return best == null ? "" : "; did you mean '" + best + "'?";
+    }
+
+    /** Edits (insert, delete, replace, swap of neighbours) from a to b: the optimal string alignment distance. */
+    private static int distance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
+        for (int j = 0; j <= b.length(); j++) {
+            d[0][j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        return d[a.length()][b.length()];
+    }
+
+    private static String plain(double d) {
+        return d == Math.rint(d) ? String.valueOf((long) d) : String.valueOf(d);
+    }
+
+    private static String kindOf(JsonNode v) {
+        if (v.isObject()) {
+            return "a mapping";
+        }
+        if (v.isArray()) {
+            return "a list";
+        }
+        return v.isNumber() ? "a number" : v.isBoolean() ? "true or false" : "a " + v.getNodeType().name().toLowerCase();
     }
 
     private static Optional<Problem> none() {
