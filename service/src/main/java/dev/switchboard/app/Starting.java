@@ -1,6 +1,7 @@
 package dev.switchboard.app;
 
 import dev.switchboard.ops.HealthRoutes;
+import dev.switchboard.ops.MetricsAccess;
 import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,10 +21,11 @@ final class Starting {
     private volatile Router router;
     private volatile Predicate<HttpServerRequest> gateway;
 
-    Starting(Vertx vertx, Readiness readiness, PrometheusMeterRegistry meters) {
+    Starting(Vertx vertx, Readiness readiness, PrometheusMeterRegistry meters, MetricsAccess metrics) {
         early = Router.router(vertx);
+        RouterErrors.mount(early); // a /metrics refused here (moved to ops.listen) is answered as the app would
         HealthRoutes.mount(early, readiness);
-        MetricsRoutes.mount(early, meters);
+        MetricsRoutes.mount(early, meters, metrics);
         early.route().handler(ctx -> ctx.response().setStatusCode(503).putHeader("Retry-After", "1")
                 .putHeader("Content-Type", "application/json")
                 .end("{\"error\":\"starting: not ready yet (see /readyz)\"}"));

@@ -17,6 +17,7 @@ import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.gateway.AgentConnections;
 import dev.switchboard.ops.HealthRoutes;
+import dev.switchboard.ops.MetricsAccess;
 import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
 import dev.switchboard.ops.StandardMetrics;
@@ -52,7 +53,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running Switchboard: the store, the registry, the gateway and the ops endpoints on one HTTP
- * server. {@code serve} and {@code demo} both start one of these.
+ * server (the metrics on a second one when {@code Server.spec.ops.listen} says so). {@code serve} and {@code demo}
+ * both start one of these.
  */
 public final class SwitchboardApp {
 
@@ -82,6 +84,8 @@ public final class SwitchboardApp {
     /** set when the routes are mounted; {@link #apply} replaces what it runs */
     private volatile Triggers triggers;
     private SwitchboardServer server;
+    /** Server.spec.ops.listen's listener (/metrics and the probes); null when the metrics are on the main port */
+    private SwitchboardServer opsServer;
     private long expiryTimer = -1;
     /** SQLite: the lock that keeps a second Switchboard off the file; null on PostgreSQL. */
     private StoreLock storeLock;
@@ -146,9 +150,11 @@ public final class SwitchboardApp {
         StandardMetrics.register(meters);
         // the port is bound while the store opens (both take a while, and the machine has other cores): /readyz
         // answers 503 naming what is pending, and a port in use fails the start as soon as the store would
-        Starting starting = new Starting(vertx, readiness, meters);
+        Starting starting = new Starting(vertx, readiness, meters, MetricsAccess.mainPort(config.server()));
         Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle, starting::front,
                 config.server().host(), config.server().port(), config.server().http());
+        Future<SwitchboardServer> opsListening = config.server().ops() == null ? Future.succeededFuture()
+                : OpsListener.start(vertx, config.server().ops(), config.server().http(), readiness, meters);
         Future<Opened> opening = vertx.executeBlocking(() -> {
             // the PostgreSQL password, when the config names one: never logged, never in a message
             String storePassword = config.server().storePasswordSecretRef() == null ? null
@@ -181,10 +187,10 @@ public final class SwitchboardApp {
                 throw e;
             }
         });
-        return Future.join(listening, opening).transform(both -> {
+        return Future.join(listening, opsListening, opening).transform(both -> {
             if (both.failed()) {
                 // what did start is closed again; the store's failure is the one told when both failed
-                Future<Void> closing = listening.succeeded() ? listening.result().close() : Future.succeededFuture();
+                Future<Void> closing = Future.all(closeIfStarted(listening), closeIfStarted(opsListening)).mapEmpty();
                 if (opening.succeeded()) {
                     closing = closing.eventually(() -> vertx.executeBlocking(() -> {
                         opening.result().close();
@@ -192,15 +198,16 @@ public final class SwitchboardApp {
                     }));
                 }
                 meters.close();
-                Throwable cause = opening.failed() ? opening.cause() : listening.cause();
+                Throwable cause = opening.failed() ? opening.cause()
+                        : listening.failed() ? listening.cause() : opsListening.cause();
                 return closing.transform(ignored -> Future.<SwitchboardApp>failedFuture(cause));
             }
             try {
                 storeMigrated.met();
-                return serve(vertx, config, clock, meters, starting, listening.result(), opening.result(), readiness,
-                        started);
+                return serve(vertx, config, clock, meters, starting, listening.result(), opsListening.result(),
+                        opening.result(), readiness, started);
             } catch (RuntimeException e) {
-                return listening.result().close().eventually(() -> vertx.executeBlocking(() -> {
+                return Future.all(closeIfStarted(listening), closeIfStarted(opsListening)).eventually(() -> vertx.executeBlocking(() -> {
                     opening.result().close();
                     meters.close();
                     return null;
@@ -209,10 +216,14 @@ public final class SwitchboardApp {
         });
     }
 
+    private static Future<Void> closeIfStarted(Future<SwitchboardServer> listening) {
+        return listening.succeeded() && listening.result() != null ? listening.result().close() : Future.succeededFuture();
+    }
+
     /** The store is open and the port bound: builds the app over them and lets it take the requests. */
     private static Future<SwitchboardApp> serve(Vertx vertx, SwitchboardConfig config, Clock clock,
-            PrometheusMeterRegistry meters, Starting starting, SwitchboardServer server, Opened opened,
-            Readiness readiness, Readiness.Condition started) {
+            PrometheusMeterRegistry meters, Starting starting, SwitchboardServer server, SwitchboardServer opsServer,
+            Opened opened, Readiness readiness, Readiness.Condition started) {
         {
             Database db = opened.database();
             AgentRegistry registry = opened.registry();
@@ -246,6 +257,7 @@ public final class SwitchboardApp {
                 app.registryNotifications = RegistryNotifications.start(db, registry);
             }
             app.server = server;
+            app.opsServer = opsServer;
             app.mountRoutes(config, clock);
             starting.serve(router, app.gateway::tryHandle);
             app.startExpiry(clock);
@@ -280,7 +292,7 @@ public final class SwitchboardApp {
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         RouterErrors.mount(router);
         HealthRoutes.mount(router, readiness);
-        MetricsRoutes.mount(router, meters);
+        MetricsRoutes.mount(router, meters, MetricsAccess.mainPort(config.server()));
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
             cards.forget(id);
@@ -426,6 +438,11 @@ public final class SwitchboardApp {
         return server.baseUrl();
     }
 
+    /** The {@code Server.spec.ops.listen} listener, or null when /metrics is on the main port. */
+    public SwitchboardServer opsServer() {
+        return opsServer;
+    }
+
     /** Invalidates cached cards after agents were added outside the registry API. */
     public void agentsChanged() {
         cards.invalidate();
@@ -450,7 +467,8 @@ public final class SwitchboardApp {
         if (expiryTimer != -1) {
             vertx.cancelTimer(expiryTimer);
         }
-        Future<Void> stop = server == null ? Future.succeededFuture() : server.close();
+        Future<Void> stop = Future.all(server == null ? Future.succeededFuture() : server.close(),
+                opsServer == null ? Future.succeededFuture() : opsServer.close()).mapEmpty();
         return stop.eventually(this::closeResources);
     }
 
