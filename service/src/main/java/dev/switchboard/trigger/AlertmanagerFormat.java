@@ -122,28 +122,26 @@ final class AlertmanagerFormat {
         if (externalUrl != null) {
             group.append("externalURL: ").append(Fields.bounded(externalUrl, MAX_VALUE)).append('\n');
         }
-        b.append(UntrustedData.introduce("The alert group")).append('\n');
-        b.append(UntrustedData.block(SOURCE, "group", group.toString())).append('\n');
-        b.append(UntrustedData.block(SOURCE, "group-labels", Fields.lines(groupLabels, MAX_VALUE, MAX_BLOCK))).append('\n');
-        b.append(UntrustedData.block(SOURCE, "common-labels", Fields.lines(commonLabels, MAX_VALUE, MAX_BLOCK))).append('\n');
-        b.append(UntrustedData.block(SOURCE, "common-annotations", Fields.lines(commonAnnotations, MAX_VALUE, MAX_BLOCK)));
+        b.append(UntrustedData.section("The alert group", List.of(
+                new UntrustedData.Block(SOURCE, "group", group.toString()),
+                new UntrustedData.Block(SOURCE, "group-labels", Fields.lines(groupLabels, MAX_VALUE, MAX_BLOCK)),
+                new UntrustedData.Block(SOURCE, "common-labels", Fields.lines(commonLabels, MAX_VALUE, MAX_BLOCK)),
+                new UntrustedData.Block(SOURCE, "common-annotations", Fields.lines(commonAnnotations, MAX_VALUE, MAX_BLOCK)))));
         int shown = 0;
         for (Alert a : alerts) {
             if (shown == MAX_ALERTS || b.length() > MAX_TEXT) {
                 break;
             }
             shown++;
-            b.append("\n\n").append(UntrustedData.introduce("Alert " + shown + " of " + alerts.size() + ", " + a.status()))
-                    .append('\n');
-            b.append(UntrustedData.block(SOURCE, "labels", Fields.lines(a.labels(), MAX_VALUE, MAX_BLOCK))).append('\n');
-            b.append(UntrustedData.block(SOURCE, "annotations", Fields.lines(a.annotations(), MAX_VALUE, MAX_BLOCK)))
-                    .append('\n');
             StringBuilder details = new StringBuilder();
             line(details, "startsAt", a.startsAt());
             line(details, "endsAt", a.endsAt());
             line(details, "generatorURL", a.generatorURL());
             line(details, "fingerprint", a.fingerprint());
-            b.append(UntrustedData.block(SOURCE, "alert", details.isEmpty() ? "(none)\n" : details.toString()));
+            b.append("\n\n").append(UntrustedData.section("Alert " + shown + " of " + alerts.size() + ", " + a.status(), List.of(
+                    new UntrustedData.Block(SOURCE, "labels", Fields.lines(a.labels(), MAX_VALUE, MAX_BLOCK)),
+                    new UntrustedData.Block(SOURCE, "annotations", Fields.lines(a.annotations(), MAX_VALUE, MAX_BLOCK)),
+                    new UntrustedData.Block(SOURCE, "alert", details.isEmpty() ? "(none)\n" : details.toString()))));
         }
         if (shown < alerts.size()) {
             b.append("\n\n…and ").append(count(alerts.size() - shown, "more alert")).append(" of this notification not shown.");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.switchboard.bridge.UntrustedData;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -40,11 +41,10 @@ final class GenericFormat {
         StringBuilder b = new StringBuilder();
         b.append("Notification received by the trigger ").append(trigger)
                 .append(". No person wrote this message: its title, text and fields follow, as data.\n\n");
-        b.append(UntrustedData.introduce("The notification")).append('\n');
-        b.append(UntrustedData.block(SOURCE, "title", Fields.bounded(title, MAX_TITLE))).append('\n');
-        b.append(UntrustedData.block(SOURCE, "text", text == null || text.isEmpty() ? "(none)" : Fields.bounded(text, MAX_TEXT)))
-                .append('\n');
-        b.append(UntrustedData.block(SOURCE, "fields", Fields.lines(fields, MAX_FIELD, MAX_FIELDS)));
+        b.append(UntrustedData.section("The notification", List.of(
+                new UntrustedData.Block(SOURCE, "title", Fields.bounded(title, MAX_TITLE)),
+                new UntrustedData.Block(SOURCE, "text", text == null || text.isEmpty() ? "(none)" : Fields.bounded(text, MAX_TEXT)),
+                new UntrustedData.Block(SOURCE, "fields", Fields.lines(fields, MAX_FIELD, MAX_FIELDS)))));
         String shownTitle = title.strip().replaceAll("\\s+", " ");
         return new Notification(key != null ? key : identity, identity,
                 shownTitle.length() > 80 ? shownTitle.substring(0, 79) + "…" : shownTitle, b.toString());
