@@ -82,12 +82,14 @@ public final class JsonHttp {
     }
 
     /**
-     * Failures of decoding what the caller sent (a malformed chunk size, a form field, a frame too long), which
-     * Vert.x reports as 500s: the caller's, a 400.
+     * Failures of decoding what the caller sent (a malformed chunk size, a form field, a frame too long), or of a
+     * body the caller abandoned by closing its connection, which Vert.x reports as 500s: the caller's, a 400.
      */
     public static boolean callersFault(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause()) {
+            // a caller that closed its connection before its body had arrived: nobody is left to answer
             if (c instanceof DecoderException || c instanceof TooLongFrameException
+                    || c instanceof io.vertx.core.http.HttpClosedException
                     || c.getClass().getName().startsWith("io.netty.handler.codec.")) {
                 return true;
             }
