@@ -443,10 +443,18 @@ public final class SessionDriver implements AutoCloseable {
         }
     }
 
-    /** The listener: another replica changed a post; this replica's live views show it. */
+    /**
+     * The listener: another replica changed a post; this replica's live views show it. A null post is one whose id was
+     * too long for a notification ({@link dev.switchboard.bridge.store.PostNotification}): the thread's posts are all
+     * shown again (a view takes a post it has as an update of it).
+     */
     private void postElsewhere(String threadId, String postId) {
         if (!platforms.watchedHere(threadId)) {
             return; // nobody here shows the thread live: nothing to read
+        }
+        if (postId == null) {
+            store.thread(threadId).ifPresent(t -> store.posts(threadId).forEach(p -> platforms.showElsewhere(t, p)));
+            return;
         }
         store.post(postId).ifPresent(p -> store.thread(p.threadId()).ifPresent(t -> platforms.showElsewhere(t, p)));
     }

@@ -1,6 +1,7 @@
 package dev.switchboard.bridge;
 
 import dev.switchboard.bridge.engine.Actor;
+import dev.switchboard.bridge.store.PostNotification;
 import dev.switchboard.store.StoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -218,8 +219,9 @@ public final class SessionLeases implements AutoCloseable {
     }
 
     /**
-     * Listens on a connection of its own: {@code onPost} gets the thread and id of each post another replica changed,
-     * {@code onInbox} the thread of each forwarded message. Both run on the listener's thread.
+     * Listens on a connection of its own: {@code onPost} gets the thread and id of each post another replica changed
+     * (the id null when it was too long to tell: then any of the thread's posts may have changed), {@code onInbox} the
+     * thread of each forwarded message. Both run on the listener's thread.
      */
     public synchronized void listen(java.util.function.BiConsumer<String, String> onPost, Consumer<String> onInbox) {
         listener = new Thread(() -> {
@@ -238,15 +240,9 @@ public final class SessionLeases implements AutoCloseable {
                         for (PGNotification n : got) {
                             try {
                                 if (POST_CHANNEL.equals(n.getName())) {
-                                    // replica|n|threadId postId, n the thread id's length
-                                    String p = n.getParameter();
-                                    int bar = p.indexOf('|');
-                                    int bar2 = bar < 0 ? -1 : p.indexOf('|', bar + 1);
-                                    if (bar2 > 0 && !p.substring(0, bar).equals(replicaId)) {
-                                        int length = Integer.parseInt(p.substring(bar + 1, bar2));
-                                        String thread = p.substring(bar2 + 1, bar2 + 1 + length);
-                                        onPost.accept(thread, p.substring(bar2 + 1 + length));
-                                    }
+                                    PostNotification.parse(n.getParameter())
+                                            .filter(p -> !p.replica().equals(replicaId))
+                                            .ifPresent(p -> onPost.accept(p.threadId(), p.postId()));
                                 } else if (INBOX_CHANNEL.equals(n.getName())) {
                                     onInbox.accept(n.getParameter());
                                 }

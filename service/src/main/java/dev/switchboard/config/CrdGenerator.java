@@ -213,7 +213,7 @@ public final class CrdGenerator {
                 "properties", map(
                         "type", map("type", "string", "description", "The condition's type; Switchboard writes Ready."),
                         "status", map("type", "string", "enum", List.of("True", "False", "Unknown")),
-                        "reason", map("type", "string", "description", "A CamelCase reason, Applied, InvalidSpec, BackendNotFound, BindingNotFound, SlackAppNotFound, SecretNotFound, InvalidReference or RestartRequired."),
+                        "reason", map("type", "string", "description", "A CamelCase reason, Applied, InvalidSpec, BackendNotFound, BindingNotFound, SlackAppNotFound, SecretNotFound, SecretNotUsable, InvalidReference or RestartRequired."),
                         "message", map("type", "string", "description", "What a person can act on, e.g. the config error."),
                         "lastTransitionTime", map("type", "string", "format", "date-time"),
                         "observedGeneration", map("type", "integer", "format", "int64", "minimum", 0)));

@@ -109,7 +109,9 @@ public final class ResourceSchemas {
                                 Map.of("X-Team", "sre")),
                         "auth", obj("How Switchboard authenticates to the agent.", fields(
                                 "tokenSecretRef", secretRef("A Secret key holding a token sent as Authorization: Bearer "
-                                        + "<token> on every call.")), List.of()),
+                                        + "<token> on every call. In watch mode the Secret must carry the label "
+                                        + "switchboard.dev/usable-by-backends: \"true\" (else Ready=False, "
+                                        + "SecretNotUsable): Switchboard's own credentials, which do not, are never sent.")), List.of()),
                         "limits", obj("Per-agent limits of the gateway.", fields(
                                 "maxConcurrency", number("Calls in flight, sync and streams together; one more is "
                                         + "refused at once with -32603.", d.maxConcurrency()),
@@ -151,7 +153,9 @@ public final class ResourceSchemas {
                                 fields(
                                         "userId", text("Sent as X-User-Id on every call.", "switchboard"),
                                         "tokenSecretRef", secretRef("A Secret key holding a token sent as Authorization: "
-                                                + "Bearer <token>.")),
+                                                + "Bearer <token>. In watch mode the Secret must carry the label "
+                                                + "switchboard.dev/usable-by-backends: \"true\" (else Ready=False, "
+                                                + "SecretNotUsable).")),
                                 List.of(), List.of("userId", "tokenSecretRef")),
                         "questions", obj("Questions the agent asks back (input-required).", fields(
                                 "allowed", new Flag("Whether the agent may ask; when false a question cancels the "

@@ -44,6 +44,11 @@ public final class KubernetesWatch implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     public static final String GROUP = "switchboard.dev";
     public static final String VERSION = "v1";
+    /**
+     * The label ({@code "true"}) by which an operator lets AgentBackends and Bindings send a Secret's value to their
+     * agent ({@link SecretsSentToAgents}); Switchboard's own credentials never carry it.
+     */
+    public static final String USABLE_BY_BACKENDS_LABEL = "switchboard.dev/usable-by-backends";
     /** the kinds watched, with their plural (the resource name in the API's paths) */
     public static final Map<String, String> KINDS = orderedKinds();
     static final Path SERVICE_ACCOUNT_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
@@ -171,7 +176,7 @@ public final class KubernetesWatch implements AutoCloseable {
         }
         try {
             // no status is written yet: nothing runs what it would say until the app has started
-            return reconcileThread.submit(() -> reconciler.reconcile(resources(), secretValues()).live()).get();
+            return reconcileThread.submit(() -> reconcile(resources()).live()).get();
         } catch (Exception e) {
             close();
             throw new IllegalStateException("the first sync failed: " + rootMessage(e));
@@ -213,7 +218,7 @@ public final class KubernetesWatch implements AutoCloseable {
             return;
         }
         List<WatchedResource> resources = resources();
-        Reconciler.Outcome outcome = reconciler.reconcile(resources, secretValues());
+        Reconciler.Outcome outcome = reconcile(resources);
         app.accept(outcome.live());
         for (WatchedResource r : resources) {
             Condition c = outcome.conditions().get(r.key());
@@ -238,10 +243,18 @@ public final class KubernetesWatch implements AutoCloseable {
         return resources;
     }
 
-    private Map<String, Map<String, String>> secretValues() {
+    /** With the Secrets as listed once: their values and their labels from the same moment. */
+    private Reconciler.Outcome reconcile(List<WatchedResource> resources) {
+        List<Secret> now = secrets.getStore().list();
         Map<String, Map<String, String>> values = new HashMap<>();
-        secrets.getStore().list().forEach(s -> values.put(s.getMetadata().getName(), values(s)));
-        return values;
+        java.util.Set<String> optedIn = new java.util.HashSet<>();
+        for (Secret s : now) {
+            values.put(s.getMetadata().getName(), values(s));
+            if (SecretsSentToAgents.optedIn(s)) {
+                optedIn.add(s.getMetadata().getName());
+            }
+        }
+        return reconciler.reconcile(resources, values, optedIn);
     }
 
     private WatchedResource watched(String kind, GenericKubernetesResource r) {

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,6 +32,8 @@ import java.util.regex.Pattern;
  * at start; a later change says RestartRequired. Bindings of the slack platform are live like the others, on the
  * SlackApps running since start: one naming a SlackApp that is not running (added or renamed after start) says
  * RestartRequired, and the version it replaced, if any, stays in force. Triggers are live, on the Bindings in force.
+ * An AgentBackend or Binding that would send a Secret not labelled for it ({@link SecretsSentToAgents}) is not in
+ * force, whichever of its versions it is, and says SecretNotUsable.
  */
 final class Reconciler {
 
@@ -54,7 +57,12 @@ final class Reconciler {
         this.bridge = bridge;
     }
 
-    Outcome reconcile(List<WatchedResource> resources, Map<String, Map<String, String>> secrets) {
+    /**
+     * @param secrets the namespace's Secrets, by name: their keys and values
+     * @param optedIn the names of those carrying the label that lets AgentBackends and Bindings send them
+     *        ({@link SecretsSentToAgents})
+     */
+    Outcome reconcile(List<WatchedResource> resources, Map<String, Map<String, String>> secrets, Set<String> optedIn) {
         Map<WatchedResource.Key, Condition> conditions = new LinkedHashMap<>();
         Map<WatchedResource.Key, ConfigDocument> effective = new LinkedHashMap<>();
         Map<WatchedResource.Key, WatchedResource> byKey = new HashMap<>();
@@ -80,6 +88,16 @@ final class Reconciler {
             }
         }
         lastGood.keySet().retainAll(byKey.keySet());
+        // a token sent to the url its resource's author wrote: only from a Secret the operator opted in (M5). Before
+        // the references, so what points at a resource taken out here is checked again without it
+        for (WatchedResource.Key key : List.copyOf(effective.keySet())) {
+            String problem = SecretsSentToAgents.problem(effective.get(key), secrets.keySet(), optedIn);
+            if (problem != null) {
+                effective.remove(key);
+                // over a bad change's InvalidSpec too: its "the last valid one stays in force" is no longer true
+                conditions.put(key, Condition.notReady("SecretNotUsable", problem, byKey.get(key).generation()));
+            }
+        }
         // references: drop what does not resolve, then check again what pointed at it
         while (true) {
             List<ConfigDocument.Problem> problems = ConfigLoader.crossReferences(snapshot(effective, secrets)).stream()
@@ -101,7 +119,7 @@ final class Reconciler {
         if (started == null) {
             started = now;
         }
-        Map<String, String> notRunning = slackBindings(now);
+        Map<String, String> notRunning = slackBindings(now, optedIn);
         java.util.Set<String> bindingsInForce = new java.util.HashSet<>(slackInForce.keySet());
         now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(b -> bindingsInForce.add(b.name()));
         List<TriggerSpec> triggers = new ArrayList<>();
@@ -138,7 +156,7 @@ final class Reconciler {
      * Decides which slack Bindings are in force ({@link #slackInForce}): those naming a SlackApp running since start.
      * Returns, by name, why each of the others is not (its status message).
      */
-    private Map<String, String> slackBindings(SwitchboardConfig now) {
+    private Map<String, String> slackBindings(SwitchboardConfig now, Set<String> optedIn) {
         java.util.Set<String> running = new java.util.HashSet<>();
         started.slackApps().forEach(a -> running.add(a.name()));
         Map<String, BindingSpec> next = new LinkedHashMap<>();
@@ -155,7 +173,8 @@ final class Reconciler {
             // the version in force stays while what it needs is still there
             boolean keep = before != null && running.contains(before.app())
                     && now.backends().stream().anyMatch(x -> x.name().equals(before.backendRef()))
-                    && (before.tokenSecretRef() == null || now.secret(before.tokenSecretRef()).isPresent());
+                    && (before.tokenSecretRef() == null || now.secret(before.tokenSecretRef()).isPresent()
+                            && SecretsSentToAgents.usable(before.tokenSecretRef(), now.secrets().keySet(), optedIn));
             if (keep) {
                 next.put(b.name(), before);
             }

@@ -28,7 +28,13 @@ public final class EgressPolicy {
             CidrBlock.parse("169.254.0.0/16"),      // IPv4 link-local, AWS/GCP/Azure/Oracle metadata among them
             CidrBlock.parse("fe80::/10"),           // IPv6 link-local
             CidrBlock.parse("fd00:ec2::254/128"),   // AWS metadata over IPv6
+            CidrBlock.parse("fd20:ce::254/128"),    // GCP metadata over IPv6
             CidrBlock.parse("100.100.100.200/32"),  // Alibaba Cloud metadata
+            CidrBlock.parse("168.63.129.16/32"),    // Azure wireserver: the VM agent's channel, its certificates
+            CidrBlock.parse("192.0.0.192/32"),      // Oracle Cloud's classic metadata address
+            // local-use NAT64 (RFC 8215): where the IPv4 address sits depends on the site's prefix length (RFC 6052),
+            // so which one it reaches cannot be read off the address; no agent needs it
+            CidrBlock.parse("64:ff9b:1::/48"),
             CidrBlock.parse("0.0.0.0/8"),           // "this host": connecting to 0.0.0.0 reaches local services
             CidrBlock.parse("::/128"),
             CidrBlock.parse("224.0.0.0/4"),         // multicast is no agent
@@ -138,25 +144,36 @@ public final class EgressPolicy {
         return h.endsWith(".") ? h.substring(0, h.length() - 1) : h;
     }
 
-    /** The IPv4 address inside an IPv4-compatible (::a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) IPv6 address. */
+    /**
+     * The IPv4 address an IPv6 address carries to an IPv4 host: IPv4-compatible ({@code ::a.b.c.d}), IPv4-translated
+     * ({@code ::ffff:0:a.b.c.d}, SIIT), the well-known NAT64 prefix ({@code 64:ff9b::a.b.c.d}) and 6to4
+     * ({@code 2002:AABB:CCDD::}, whose relay sends to a.b.c.d). IPv4-mapped ones are {@link Addresses#normalise}d
+     * before; local-use NAT64 is refused whole.
+     */
     private static Optional<InetAddress> embeddedV4(InetAddress a) {
         if (!(a instanceof Inet6Address)) {
             return Optional.empty();
         }
         byte[] b = a.getAddress();
-        boolean compatible = b[12] != 0; // not ::1 or ::, which are loopback and unspecified themselves
-        for (int i = 0; i < 12; i++) {
-            compatible &= b[i] == 0;
+        if (b[0] == 0x20 && b[1] == 0x02) {
+            return v4(b, 2);
+        }
+        boolean zeroes = true; // bytes 4..7 are zero in all three of the others
+        for (int i = 4; i < 8; i++) {
+            zeroes &= b[i] == 0;
         }
         boolean nat64 = b[0] == 0 && b[1] == 0x64 && b[2] == (byte) 0xff && b[3] == (byte) 0x9b;
-        for (int i = 4; i < 12 && nat64; i++) {
-            nat64 = b[i] == 0;
-        }
-        if (!compatible && !nat64) {
-            return Optional.empty();
-        }
+        boolean low = b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0;
+        // not ::1 or ::, which are loopback and unspecified themselves
+        boolean compatible = low && b[8] == 0 && b[9] == 0 && b[10] == 0 && b[11] == 0 && b[12] != 0;
+        boolean translated = low && b[8] == (byte) 0xff && b[9] == (byte) 0xff && b[10] == 0 && b[11] == 0;
+        nat64 &= b[8] == 0 && b[9] == 0 && b[10] == 0 && b[11] == 0;
+        return zeroes && (compatible || translated || nat64) ? v4(b, 12) : Optional.empty();
+    }
+
+    private static Optional<InetAddress> v4(byte[] b, int from) {
         try {
-            return Optional.of(InetAddress.getByAddress(new byte[] {b[12], b[13], b[14], b[15]}));
+            return Optional.of(InetAddress.getByAddress(new byte[] {b[from], b[from + 1], b[from + 2], b[from + 3]}));
         } catch (UnknownHostException e) {
             return Optional.empty();
         }

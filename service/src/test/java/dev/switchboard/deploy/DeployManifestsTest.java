@@ -282,6 +282,56 @@ class DeployManifestsTest {
         assertThat(svc.getSpec().getPorts().get(0).getTargetPort().getStrVal()).isEqualTo(c.getPorts().get(0).getName());
     }
 
+    /**
+     * M5: an AgentBackend or a Binding sends its token Secret to its url, and may only name a Secret that carries the
+     * opt-in label; Switchboard's own credentials (the Deployment's, a SlackApp's) must not carry it, or whoever may
+     * write an AgentBackend could have them sent to themselves.
+     */
+    @Test
+    void onlyAgentTokenSecretsCarryTheLabelThatLetsBackendsSendThem() throws IOException {
+        String label = "switchboard.dev/usable-by-backends";
+        Map<String, JsonNode> secrets = new HashMap<>();
+        Set<String> sentToAgents = new TreeSet<>();
+        Set<String> switchboardsOwn = new TreeSet<>();
+        for (Manifest m : manifests()) {
+            JsonNode spec = m.node().path("spec");
+            switch (m.type()) {
+                case "v1/Secret" -> secrets.put(m.name(), m.node());
+                case CUSTOM + "/AgentBackend" -> addName(sentToAgents, spec.path("auth").path("tokenSecretRef"));
+                case CUSTOM + "/Binding" -> addName(sentToAgents, spec.path("identity").path("tokenSecretRef"));
+                case CUSTOM + "/SlackApp" -> List.of("botToken", "signingSecret", "appToken")
+                        .forEach(f -> addName(switchboardsOwn, spec.path(f).path("secretRef")));
+                case "apps/v1/Deployment" -> m.node().findValues("secretKeyRef")
+                        .forEach(ref -> addName(switchboardsOwn, ref));
+                default -> { }
+            }
+        }
+        assertThat(sentToAgents).as("the examples show a token Secret").isNotEmpty();
+        assertThat(switchboardsOwn).as("the Deployment's credentials").contains("switchboard-credentials");
+        for (String name : sentToAgents) {
+            assertThat(secrets).as("Secret " + name + " in deploy/").containsKey(name);
+            assertThat(secrets.get(name).path("metadata").path("labels").path(label).isTextual())
+                    .as("Secret " + name + "'s label is the string \"true\" (a bare true is no label value)").isTrue();
+            assertThat(secrets.get(name).path("metadata").path("labels").path(label).asText()).isEqualTo("true");
+        }
+        for (String name : switchboardsOwn) {
+            assertThat(sentToAgents).as("Switchboard's own Secret " + name + " is sent to no agent").doesNotContain(name);
+            if (secrets.containsKey(name)) {
+                assertThat(secrets.get(name).path("metadata").path("labels").has(label))
+                        .as("Switchboard's own Secret " + name + " carries no " + label).isFalse();
+            }
+        }
+        String readme = Files.readString(DEPLOY.resolveSibling("README.md"));
+        assertThat(readme).as("the README labels none of Switchboard's own Secrets")
+                .doesNotContainPattern("label[^\\n]*secret[^\\n]*switchboard-credentials[^\\n]*" + label);
+    }
+
+    private static void addName(Set<String> names, JsonNode ref) {
+        if (ref.hasNonNull("name")) {
+            names.add(ref.get("name").asText());
+        }
+    }
+
     @Test
     void theRoleGrantsWhatWatchModeNeedsInItsNamespaceOnly() throws IOException {
         Role role = one("rbac.authorization.k8s.io/v1/Role", "switchboard").as(Role.class);

@@ -102,7 +102,7 @@ class ResourceStatusSaysWhatIsWrongTest {
 
         cluster.apply(backend("later", cluster.agent().url()));
         cluster.awaitReady("Binding", "ops", "True");
-        cluster.secret("secured-token", "token", "a-token-0123456789");
+        cluster.backendSecret("secured-token", "token", "a-token-0123456789");
         cluster.awaitReady("AgentBackend", "secured", "True");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("secured is reachable")
                 .until(() -> http.rpc("secured", Rpc.send(2, "hi")).json().has("result"));

@@ -28,7 +28,7 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
     @Test
     void theGatewaySendsTheNewBearerTokenAndFetchesTheCardAgain() {
         TestAgent agent = cluster.agent();
-        cluster.secret("echo-token", "token", "first-token-0123456789");
+        cluster.backendSecret("echo-token", "token", "first-token-0123456789");
         cluster.apply("""
                 apiVersion: switchboard.dev/v1
                 kind: AgentBackend
@@ -49,7 +49,7 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
         assertThat(http.get("/a2a/echo/.well-known/agent-card.json").status()).isEqualTo(200);
         assertThat(cardFetches()).hasSize(1);
 
-        cluster.secret("echo-token", "token", "second-token-0123456789");
+        cluster.backendSecret("echo-token", "token", "second-token-0123456789");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("the new token is sent")
                 .until(() -> {
                     Reply r = http.rpc("echo", Rpc.send(2, "hi again"));
@@ -63,7 +63,7 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
 
     @Test
     void aBindingsTurnCarriesTheRotatedIdentityTokenAndItsCardIsFetchedAgain() {
-        cluster.secret("alice", "token", "alice-token-one-0123456789");
+        cluster.backendSecret("alice", "token", "alice-token-one-0123456789");
         cluster.apply(backend("echo", cluster.agent().url()));
         cluster.apply("""
                 apiVersion: switchboard.dev/v1
@@ -82,7 +82,7 @@ class RotatedSecretTakesEffectOnTheNextCallTest {
         assertThat(cardFetches()).extracting(r -> r.header("Authorization"))
                 .containsExactly("Bearer alice-token-one-0123456789");
 
-        cluster.secret("alice", "token", "alice-token-two-0123456789");
+        cluster.backendSecret("alice", "token", "alice-token-two-0123456789");
         // the watch applies the change within moments; every turn after it carries the new token
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).alias("a turn with the new token")
                 .until(() -> {

@@ -274,10 +274,24 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
         resources(kind).withName(name).delete();
     }
 
-    /** Creates or replaces a Secret with one key. */
+    /** Creates or replaces a Secret with one key, without labels: as Switchboard's own credentials are. */
     void secret(String name, String key, String value) {
+        secret(name, key, value, Map.of());
+    }
+
+    /**
+     * Creates or replaces a Secret with one key that AgentBackends and Bindings may name: it carries the opt-in label
+     * {@code switchboard.dev/usable-by-backends: "true"}.
+     */
+    void backendSecret(String name, String key, String value) {
+        secret(name, key, value, Map.of("switchboard.dev/usable-by-backends", "true"));
+    }
+
+    /** Creates or replaces a Secret with one key and exactly these labels. */
+    void secret(String name, String key, String value, Map<String, String> labels) {
         client.secrets().inNamespace(NS).resource(new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS)
-                .endMetadata().withData(Map.of(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))))
+                .withLabels(labels).endMetadata()
+                .withData(Map.of(key, Base64.getEncoder().encodeToString(value.getBytes(StandardCharsets.UTF_8))))
                 .build()).createOr(NonDeletingOperation::update);
     }
 

@@ -42,8 +42,7 @@ public final class ChatStore {
     /**
      * Several replicas on PostgreSQL: from now on a step commits only while replica {@code replicaId} holds the thread's
      * lease (the row is locked for the transaction, so it cannot be taken over meanwhile), and the posts it changed are
-     * announced to the other replicas ({@code NOTIFY switchboard_post, 'replicaId|n|threadId postId'}, n the thread
-     * id's length; sent at commit).
+     * announced to the other replicas ({@link PostNotification}; sent at commit).
      */
     public void fence(String replicaId) {
         this.fenceOwner = replicaId;
@@ -217,12 +216,13 @@ public final class ChatStore {
                 saveSessionIn(c, threadId, session, now);
             }
             if (owner != null) {
-                java.util.Set<String> ids = new java.util.LinkedHashSet<>();
-                changed.forEach(p -> ids.add(p.id()));
-                for (String id : ids) {
-                    // replica|length of the thread id|thread id, post id: a replica reads the post only when it watches
+                // each payload under PostgreSQL's limit, which would otherwise fail this whole commit (L7): a post
+                // whose id does not fit is told as its thread, once however many of them the step changed
+                java.util.Set<String> payloads = new java.util.LinkedHashSet<>();
+                changed.forEach(p -> PostNotification.payload(owner, threadId, p.id()).ifPresent(payloads::add));
+                for (String payload : payloads) {
                     PreparedStatement n = statement(c, NOTIFY_POST);
-                    bind(n, owner + "|" + threadId.length() + "|" + threadId + id);
+                    bind(n, payload);
                     n.executeQuery().close();
                 }
             }
