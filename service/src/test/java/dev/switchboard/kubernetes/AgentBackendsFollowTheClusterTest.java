@@ -48,7 +48,11 @@ class AgentBackendsFollowTheClusterTest {
 
         cluster.delete("AgentBackend", "echo");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).alias("echo becomes unknown")
-                .until(() -> http.rpc("echo", Rpc.send(3, "gone?")).errorCode() == AGENT_NOT_FOUND);
+                .until(() -> {
+                    // the agent answers a result until the delete is seen: not an error yet, so keep waiting
+                    JsonNode error = http.rpc("echo", Rpc.send(3, "gone?")).json().path("error");
+                    return error.isObject() && error.path("code").asInt() == AGENT_NOT_FOUND;
+                });
         Reply gone = http.rpc("echo", Rpc.send(4, "gone?"));
         assertThat(gone.errorMessage()).contains("agent not found: echo");
     }
