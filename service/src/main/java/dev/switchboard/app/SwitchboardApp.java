@@ -227,7 +227,7 @@ public final class SwitchboardApp {
             Router router = Router.router(vertx);
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                    config.bridge().webChat().proxies()).kubemqPlatformCard(config.server().compat() == Compat.KUBEMQ);
+                    config.bridge().webChat().proxies(), new CallerAuth(config.server().apiKeys())).kubemqPlatformCard(config.server().compat() == Compat.KUBEMQ);
             LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
             WebChatPlatform webChat = new WebChatPlatform();
             SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
