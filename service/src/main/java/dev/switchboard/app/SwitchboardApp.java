@@ -147,7 +147,10 @@ public final class SwitchboardApp {
         // the port is bound while the store opens (both take a while, and the machine has other cores): /readyz
         // answers 503 naming what is pending, and a port in use fails the start as soon as the store would
         Starting starting = new Starting(vertx, readiness, meters);
-        Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle, starting::front,
+        // a foreign Host is refused in front of everything (DNS rebinding): the router only sees requests it passed
+        HostCheck hosts = HostCheck.of(config.server().host(), config.server().publicUrl(), config.server().hostNames());
+        Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle,
+                request -> hosts.refused(request) || starting.front(request),
                 config.server().host(), config.server().port(), config.server().http());
         Future<Opened> opening = vertx.executeBlocking(() -> {
             // the PostgreSQL password, when the config names one: never logged, never in a message

@@ -26,6 +26,11 @@ import java.util.List;
  * @param storePasswordSecretRef the PostgreSQL password, a key of a Secret; null: the environment's PGPASSWORD, if any
  * @param tracing where OpenTelemetry spans go ({@code spec.tracing}); off by default
  * @param compat whose names the caller-visible parts use (default {@link Compat#NONE}: Switchboard's)
+ * @param hostNames the {@code Host} names this server answers to besides loopback names and addresses, its own
+ *     addresses and {@code publicUrl}'s host: names ({@code switchboard.agents.svc}), subdomain patterns
+ *     ({@code *.example.com}), IP addresses (a load balancer's), or {@code *} for any (no Host check). Empty (the
+ *     default): the check is on for a loopback listen or when {@code publicUrl} is set, off otherwise
+ *     (the app's HostCheck)
  */
 public record ServerSpec(
         String host,
@@ -42,11 +47,22 @@ public record ServerSpec(
         RegistrySettings registry,
         SecretRef storePasswordSecretRef,
         TracingSettings tracing,
-        Compat compat) {
+        Compat compat,
+        List<String> hostNames) {
 
     public ServerSpec {
         tracing = tracing == null ? TracingSettings.OFF : tracing;
         compat = compat == null ? Compat.NONE : compat;
+        hostNames = hostNames == null ? List.of() : List.copyOf(hostNames);
+    }
+
+    /** No host names of its own (the Host check's defaults). */
+    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
+            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
+            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef, TracingSettings tracing,
+            Compat compat) {
+        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
+                registry, storePasswordSecretRef, tracing, compat, List.of());
     }
 
     /** Switchboard's own names (no {@code compat}). */
@@ -85,22 +101,22 @@ public record ServerSpec(
 
     public ServerSpec withListen(String newHost, int newPort) {
         return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, hostNames);
     }
 
     public ServerSpec withStore(String newStore) {
         return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, hostNames);
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat);
+                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, hostNames);
     }
 
     public ServerSpec withTracing(TracingSettings newTracing) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat, hostNames);
     }
 
     /**
@@ -111,7 +127,12 @@ public record ServerSpec(
         String header = newCompat == Compat.KUBEMQ && callerIdHeader.equals(DEFAULT_CALLER_ID_HEADER)
                 ? Compat.KUBEMQ_CALLER_ID_HEADER : callerIdHeader;
         return new ServerSpec(host, port, store, adminToken, apiKeys, header, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat, hostNames);
+    }
+
+    public ServerSpec withHostNames(List<String> newHostNames) {
+        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, newHostNames);
     }
 
     @Override
@@ -121,6 +142,6 @@ public record ServerSpec(
                 + ", adminToken="
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
                 + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
-                + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat + "]";
+                + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat + ", hostNames=" + hostNames + "]";
     }
 }
