@@ -151,7 +151,10 @@ public final class SwitchboardApp {
         // the port is bound while the store opens (both take a while, and the machine has other cores): /readyz
         // answers 503 naming what is pending, and a port in use fails the start as soon as the store would
         Starting starting = new Starting(vertx, readiness, meters, MetricsAccess.mainPort(config.server()));
-        Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle, starting::front,
+        // a foreign Host is refused in front of everything (DNS rebinding): the router only sees requests it passed
+        HostCheck hosts = HostCheck.of(config.server().host(), config.server().publicUrl(), config.server().hostNames());
+        Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle,
+                request -> hosts.refused(request) || starting.front(request),
                 config.server().host(), config.server().port(), config.server().http());
         Future<SwitchboardServer> opsListening = config.server().ops() == null ? Future.succeededFuture()
                 : OpsListener.start(vertx, config.server().ops(), config.server().http(), readiness, meters);
@@ -238,7 +241,7 @@ public final class SwitchboardApp {
             Router router = Router.router(vertx);
             Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
             CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                    config.bridge().webChat().proxies()).kubemqPlatformCard(config.server().compat() == Compat.KUBEMQ);
+                    config.bridge().webChat().proxies(), new CallerAuth(config.server().apiKeys())).kubemqPlatformCard(config.server().compat() == Compat.KUBEMQ);
             LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
             WebChatPlatform webChat = new WebChatPlatform();
             SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);

@@ -322,6 +322,15 @@ public final class ConfigLoader {
         if (publicUrl != null) {
             publicUrl = publicUrl(doc, publicUrl);
         }
+        List<String> hostNames = doc.stringList(spec, "hostNames", "spec.hostNames");
+        for (int i = 0; i < hostNames.size(); i++) {
+            String n = hostNames.get(i);
+            if (!n.equals("*") && !dev.switchboard.net.Addresses.isLiteral(n)
+                    && !n.matches("(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\\.?")) {
+                throw doc.error("spec.hostNames[" + i + "]", "'" + n + "' is neither a host name (switchboard.example.com),"
+                        + " a pattern (*.example.com), an IP address nor * (no port: any port is accepted)");
+            }
+        }
         JsonNode h = spec.path("http");
         HttpLimits hd = HttpLimits.DEFAULTS;
         HttpLimits http = new HttpLimits(
@@ -357,7 +366,8 @@ public final class ConfigLoader {
             throw doc.error("spec.compat", e.getMessage());
         }
         return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway, insecure,
-                publicUrl, http, registry, storePassword, tracing(doc, spec.path("tracing"))).withCompat(compat).withOps(ops);
+                publicUrl, http, registry, storePassword, tracing(doc, spec.path("tracing"))).withCompat(compat).withOps(ops)
+                .withHostNames(hostNames);
     }
 
     /** host:port, the host as written (brackets of an IPv6 literal dropped); port 0 picks a free one. */

@@ -218,6 +218,10 @@ public final class ResourceSchemas {
                         "publicUrl", text("scheme://host[:port] clients reach this server at: card URLs, the web "
                                 + "chat's Host and Origin checks; defaults to the listen address.",
                                 "https://switchboard.example.com"),
+                        "hostNames", new TextList("Host names this server answers to besides loopback, its own "
+                                + "addresses and publicUrl's host: names, *.domain patterns, IP addresses, or * for "
+                                + "any (no Host check); a foreign Host gets 421.", 0,
+                                List.of("switchboard.agents.svc", "*.example.com")),
                         "store", text("sqlite:PATH or postgresql://host:5432/db?user=NAME (never a password).",
                                 "sqlite:./data/switchboard.db").withDefault(d.store()),
                         "storePasswordSecretRef", secretRef("A Secret key holding the PostgreSQL password; only "

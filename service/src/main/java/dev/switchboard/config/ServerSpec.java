@@ -27,6 +27,11 @@ import java.util.List;
  * @param tracing where OpenTelemetry spans go ({@code spec.tracing}); off by default
  * @param compat whose names the caller-visible parts use (default {@link Compat#NONE}: Switchboard's)
  * @param ops where /metrics is served apart from the main port ({@code spec.ops.listen}); null: on the main port
+ * @param hostNames the {@code Host} names this server answers to besides loopback names and addresses, its own
+ *     addresses and {@code publicUrl}'s host: names ({@code switchboard.agents.svc}), subdomain patterns
+ *     ({@code *.example.com}), IP addresses (a load balancer's), or {@code *} for any (no Host check). Empty (the
+ *     default): the check is on for a loopback listen or when {@code publicUrl} is set, off otherwise
+ *     (the app's HostCheck)
  */
 public record ServerSpec(
         String host,
@@ -44,20 +49,22 @@ public record ServerSpec(
         SecretRef storePasswordSecretRef,
         TracingSettings tracing,
         Compat compat,
-        OpsListen ops) {
+        OpsListen ops,
+        List<String> hostNames) {
 
     public ServerSpec {
         tracing = tracing == null ? TracingSettings.OFF : tracing;
         compat = compat == null ? Compat.NONE : compat;
+        hostNames = hostNames == null ? List.of() : List.copyOf(hostNames);
     }
 
-    /** /metrics on the main port (no {@code ops.listen}). */
+    /** /metrics on the main port (no {@code ops.listen}), no host names of its own (the Host check's defaults). */
     public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
             String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
             HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef, TracingSettings tracing,
             Compat compat) {
         this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
-                registry, storePasswordSecretRef, tracing, compat, null);
+                registry, storePasswordSecretRef, tracing, compat, null, List.of());
     }
 
     /** Switchboard's own names (no {@code compat}). */
@@ -96,27 +103,27 @@ public record ServerSpec(
 
     public ServerSpec withListen(String newHost, int newPort) {
         return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
     }
 
     public ServerSpec withStore(String newStore) {
         return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops);
+                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
     }
 
     public ServerSpec withTracing(TracingSettings newTracing) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat, ops);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat, ops, hostNames);
     }
 
     public ServerSpec withOps(OpsListen newOps) {
         return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, newOps);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, newOps, hostNames);
     }
 
     /**
@@ -127,7 +134,12 @@ public record ServerSpec(
         String header = newCompat == Compat.KUBEMQ && callerIdHeader.equals(DEFAULT_CALLER_ID_HEADER)
                 ? Compat.KUBEMQ_CALLER_ID_HEADER : callerIdHeader;
         return new ServerSpec(host, port, store, adminToken, apiKeys, header, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat, ops);
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat, ops, hostNames);
+    }
+
+    public ServerSpec withHostNames(List<String> newHostNames) {
+        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, newHostNames);
     }
 
     @Override
@@ -138,6 +150,6 @@ public record ServerSpec(
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
                 + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
                 + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat
-                + ", ops=" + (ops == null ? "main port" : ops.host() + ":" + ops.port()) + "]";
+                + ", ops=" + (ops == null ? "main port" : ops.host() + ":" + ops.port()) + ", hostNames=" + hostNames + "]";
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.net.Addresses;
 import dev.switchboard.net.CidrBlock;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -45,6 +46,12 @@ import java.util.regex.Pattern;
  * arrived on — never the caller's {@code Host}, which anyone can set: a card is cached by clients and
  * proxies, and one poisoned by a forged Host would send the next reader's calls elsewhere.
  * {@code X-Forwarded-Host}/{@code -Proto} are believed only from the trusted proxies.
+ *
+ * <p>With API keys set (issue 22, M3), an agent's card needs a key like every other read: 401 before the registry
+ * is asked or the agent is contacted (its card is fetched with the agent's own headers, its token among them,
+ * which must not work for anyone who asks). The platform card stays public, for discovery, but an anonymous
+ * caller's copy lists no agent and no skill, and nothing is fetched for it. KubeMQ's platform card lists nothing
+ * of the agents and is the same for everyone.
  */
 public final class CardRoutes {
 
@@ -62,6 +69,7 @@ public final class CardRoutes {
     private final String version;
     private final String publicUrl;
     private final List<CidrBlock> trustedProxies;
+    private final CallerAuth callers;
     private final ConcurrentHashMap<CacheKey, Cached> cache = new ConcurrentHashMap<>();
     /** The platform card is KubeMQ's ({@code compat: kubemq}). */
     private boolean kubemqPlatformCard;
@@ -74,9 +82,11 @@ public final class CardRoutes {
     /**
      * @param publicUrl scheme://host[:port] clients reach us at, or null for the connection's local address
      * @param trustedProxies the addresses whose X-Forwarded-Host/-Proto are believed
+     * @param callers who may read the agents' cards (anyone, when no API keys are set)
      */
     public CardRoutes(HttpClientAgent client, AgentRegistry registry, Egress egress, String version, String publicUrl,
-            List<CidrBlock> trustedProxies) {
+            List<CidrBlock> trustedProxies, CallerAuth callers) {
+        this.callers = callers;
         this.client = client;
         this.registry = registry;
         this.egress = egress;
@@ -139,6 +149,11 @@ public final class CardRoutes {
             return;
         }
         String base = baseUrl(ctx.request()) + "/a2a";
+        if (callers.callerIdOrNull(ctx.request()) == null) {
+            // an anonymous caller on a keyed server: the card says where the gateway is, nothing of its agents
+            platformCard(ctx, base, List.of());
+            return;
+        }
         List<RegisteredAgent> agents = registry.list(List.of(), Integer.MAX_VALUE);
         // an agent registered without skills has those of its own card (PRODUCT.md: "else taken from the agent's card")
         List<Future<List<AgentSkill>>> perAgent = agents.stream()
@@ -189,6 +204,13 @@ public final class CardRoutes {
     }
 
     private void agentCard(RoutingContext ctx) {
+        if (callers.callerIdOrNull(ctx.request()) == null) {
+            // before the registry is asked: the answer is the same for agents that exist and agents that do not
+            ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
+                    .putHeader("Content-Type", "application/json")
+                    .end("{\"error\":\"unauthorized: send an API key as Authorization: Bearer <key>\"}");
+            return;
+        }
         String id = ctx.pathParam("agentId");
         RegisteredAgent agent = registry.find(id).orElse(null);
         if (agent == null) {
@@ -341,12 +363,13 @@ public final class CardRoutes {
         return CardCodec.writeHybrid(card);
     }
 
-    private static void sendCard(RoutingContext ctx, JsonNode card) {
+    private void sendCard(RoutingContext ctx, JsonNode card) {
         ctx.response()
                 .putHeader("Content-Type", "application/json")
                 // private: the card names the URL this caller reached us at, which a shared cache must not hand on
                 .putHeader("Cache-Control", "private, max-age=30")
-                .putHeader("Vary", "A2A-Version")
+                // with keys, who asks decides what the platform card lists
+                .putHeader("Vary", callers.required() ? "A2A-Version, Authorization" : "A2A-Version")
                 .end(card.toString());
     }
 

@@ -110,11 +110,21 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      * agent pushes. The agent is sent what KubeMQ's own mock agents answer with a stream — a POST of
      * {@code {"jsonrpc":"2.0","id":"stream-<uuid>","method":"message/stream","params":{}}} to its URL, with the
      * caller's headers under the same policy — and its reply is relayed exactly as a {@code message/stream}
-     * call's: the same cap, keepalive, idle timeout and disconnect rules, by the same {@link GatewayCall}.
+     * call's: the same cap, keepalive, idle timeout and disconnect rules, by the same {@link GatewayCall}. A GET a
+     * browser marks as another site's ({@link CrossSiteRequest}) is refused 403 first: any page can send one.
      */
     private void stream(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
         GatewaySpan span = GatewaySpan.start(tracing, request, GatewaySpan.STREAM);
+        String crossSite = CrossSiteRequest.refusal(request);
+        if (crossSite != null) {
+            // a page on another site may not start a call with a GET it needs no preflight for (a POST needs one)
+            metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
+            span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 403);
+            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, crossSite,
+                    GatewayException.Kind.REQUEST), 403, false);
+            return;
+        }
         String callerId = callerOrRefuse(request, span);
         if (callerId == null) {
             return;

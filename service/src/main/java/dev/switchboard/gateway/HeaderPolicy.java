@@ -7,14 +7,27 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which caller headers reach the agent (G5). Forwarded: every {@code X-*} header except the identity
- * headers below, plus A2A's own headers, {@code Accept} and W3C trace context. Never forwarded:
- * headers that assert who or where the caller is ({@code X-User-Id}, {@code X-Forwarded-*},
- * {@code X-Real-IP}: agents written for a trusted proxy believe them, and a caller could claim any
- * user), credentials ({@code Authorization}, {@code Cookie}, {@code Proxy-Authorization}),
- * hop-by-hop headers and any header the caller names in {@code Connection}, and a caller's own copy of
- * the caller-id header (it would let a caller impersonate another). Then the gateway adds the caller id
- * and the backend's static headers, which win over anything the caller sent.
+ * Which caller headers reach the agent (G5). Forwarded: {@code X-*} headers, plus A2A's own headers, {@code Accept}
+ * and W3C trace context. Never forwarded: credentials ({@code Authorization}, {@code Cookie},
+ * {@code Proxy-Authorization}), hop-by-hop headers and any header the caller names in {@code Connection}, every
+ * other non-{@code X-} header, and the {@code X-} headers that say who or where the caller is (issue 22, M4): agents
+ * written to sit behind oauth2-proxy, an IAP, an ALB, Azure's or Cloudflare's access proxy or another gateway
+ * believe them, and the gateway is none of those, so a caller could claim any user. Those are
+ * <ul>
+ *   <li>the families a proxy asserts or a cloud signs: {@code X-Forwarded-*}, {@code X-Original-*},
+ *       {@code X-Real-IP}, {@code X-Client-*}, {@code X-Amz-*}, {@code X-Goog-*}, {@code X-MS-*};
+ *   <li>any whose name speaks of a person or a credential: it contains user, auth, identit(y), principal, email,
+ *       token, jwt, session, caller, credential, remote, oidc, iap (as a word), password, secret, cert, api-key,
+ *       apikey, assertion or ssl-client ({@code X-Auth-Request-User}, {@code X-Remote-User},
+ *       {@code X-Amzn-Oidc-Data}, {@code X-KubeMQ-Caller-ID}, {@code X-Api-Key}, …);
+ *   <li>the configured caller-id header, whatever its name.
+ * </ul>
+ * Plain {@code X-} headers ({@code X-Team}, {@code X-Request-Id}, {@code X-A2A-Extensions},
+ * {@code X-Amzn-Trace-Id}) pass. Then the gateway adds the backend's static headers, which win over anything the
+ * caller sent, and last its caller id, which nothing else sets.
+ *
+ * <p>This runs for every header of every call: names are compared where they lie (no lower-casing, no substring),
+ * keywords are looked up by the character they start with, and the inbound map is walked without an iterator.
  */
 public final class HeaderPolicy {
 
@@ -23,6 +36,31 @@ public final class HeaderPolicy {
      * {@code Proxy-Authorization}), hop-by-hop headers, {@code Host}, {@code Content-Length}, {@code Content-Type}.
      */
     private static final String[] PASSED_NAMES = {"accept", "a2a-version", "a2a-extensions", "traceparent", "tracestate"};
+
+    /** Dropped {@code X-} families: what follows {@code X-} at the start of the name. */
+    private static final String[] IDENTITY_PREFIXES = {"forwarded-", "original-", "real-ip", "client-", "amz-", "goog-",
+        "ms-"};
+
+    /** Dropped wherever they occur in an {@code X-} name, lower case. */
+    private static final String[] IDENTITY_WORDS = {"user", "auth", "identit", "principal", "email", "token", "jwt",
+        "session", "caller", "credential", "remote", "oidc", "-iap-", "password", "secret", "cert", "api-key", "apikey",
+        "assertion", "ssl-client"};
+
+    /** {@link #IDENTITY_WORDS} by their first character ('a'–'z', or '-' at 26): a name is scanned once. */
+    private static final String[][] WORDS_BY_FIRST = new String[27][];
+
+    static {
+        java.util.List<java.util.List<String>> by = new java.util.ArrayList<>();
+        for (int i = 0; i < 27; i++) {
+            by.add(new java.util.ArrayList<>());
+        }
+        for (String w : IDENTITY_WORDS) {
+            by.get(slot(w.charAt(0))).add(w);
+        }
+        for (int i = 0; i < 27; i++) {
+            WORDS_BY_FIRST[i] = by.get(i).toArray(String[]::new);
+        }
+    }
 
     private static final AsciiString CONNECTION = AsciiString.cached("Connection");
     private static final AsciiString CONTENT_TYPE = AsciiString.cached("Content-Type");
@@ -58,18 +96,17 @@ public final class HeaderPolicy {
             }
         });
         out.set(CONTENT_TYPE, JSON);
-        out.set(callerIdName, callerId);
         if (!backendHeaders.isEmpty()) {
             backendHeaders.forEach(out::set);
         }
+        out.set(callerIdName, callerId); // last: the caller id is ours alone
     }
 
     /** Whether a caller's header reaches the agent; compared without lower-casing (this runs for every header of every call). */
     private boolean forwarded(String name, Set<String> connectionNamed) {
         boolean custom = name.length() >= 2 && (name.charAt(0) == 'x' || name.charAt(0) == 'X') && name.charAt(1) == '-';
         if (custom) {
-            if (name.regionMatches(true, 0, "x-forwarded-", 0, 12) || name.equalsIgnoreCase("x-real-ip")
-                    || name.equalsIgnoreCase("x-user-id") || name.equalsIgnoreCase(callerIdHeader)) {
+            if (identity(name) || name.equalsIgnoreCase(callerIdHeader)) {
                 return false;
             }
         } else if (!passed(name)) {
@@ -83,6 +120,37 @@ public final class HeaderPolicy {
             }
         }
         return true;
+    }
+
+    /** Whether an {@code X-} header's name is one of the identity families or holds an identity word. */
+    static boolean identity(String name) {
+        for (String p : IDENTITY_PREFIXES) {
+            if (name.regionMatches(true, 2, p, 0, p.length())) {
+                return true;
+            }
+        }
+        int length = name.length();
+        for (int i = 1; i < length; i++) {
+            int slot = slot(name.charAt(i));
+            if (slot < 0) {
+                continue;
+            }
+            for (String w : WORDS_BY_FIRST[slot]) {
+                if (length - i >= w.length() && name.regionMatches(true, i, w, 0, w.length())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** A name character's index into {@link #WORDS_BY_FIRST}, or -1 for one no word starts with. */
+    private static int slot(char c) {
+        if (c == '-') {
+            return 26;
+        }
+        char lower = (char) (c | 0x20);
+        return lower >= 'a' && lower <= 'z' ? lower - 'a' : -1;
     }
 
     private static boolean passed(String name) {

@@ -40,13 +40,16 @@ class CardUrlsIgnoreHostHeaderTest {
 
     @BeforeAll
     static void start() {
-        plain = new Harness(plainDir);
+        // hostNames "*": these servers answer every Host, as one listening beyond loopback without publicUrl does,
+        // so that what is tested is the card's URL; a server that checks Host refuses these forged ones with 421
+        // before any card is made (EveryDoorRefusesARebindingHostTest)
+        plain = new Harness(plainDir).hostNames("*");
         TestAgent echo = plain.agent(TestAgentOptions.echo("echo"));
         plain.backend("echo", echo.url()).start();
         wildcard = new Harness(wildcardDir).listen("0.0.0.0").backend("echo", echo.url()).start();
-        proxied = new Harness(proxiedDir).trustedProxies("127.0.0.0/8").backend("echo", echo.url()).start();
-        published = new Harness(publicDir).publicUrl("https://switchboard.example.com").trustedProxies("127.0.0.0/8")
-                .backend("echo", echo.url()).start();
+        proxied = new Harness(proxiedDir).hostNames("*").trustedProxies("127.0.0.0/8").backend("echo", echo.url()).start();
+        published = new Harness(publicDir).hostNames("*").publicUrl("https://switchboard.example.com")
+                .trustedProxies("127.0.0.0/8").backend("echo", echo.url()).start();
     }
 
     @AfterAll

@@ -67,7 +67,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
     /** A head declaring a body of {@code length} bytes, none of which is sent. */
     private static RawHttp.Response declareAndWait(String agentId, long length) {
         try (RawHttp raw = RawHttp.connect(h.base())) {
-            return raw.head("POST /a2a/" + agentId + " HTTP/1.1", "Host: x", "Content-Type: application/json",
+            return raw.head("POST /a2a/" + agentId + " HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
                     "Content-Length: " + length).read();
         }
     }
@@ -100,7 +100,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
     @Test
     void aCallerVanishingInTheMiddleOfItsBodyGivesBackItsSlotAndBytes() {
         try (RawHttp raw = RawHttp.connect(h.base())) {
-            raw.head("POST /a2a/one-slot HTTP/1.1", "Host: x", "Content-Type: application/json", "Content-Length: 5000")
+            raw.head("POST /a2a/one-slot HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: 5000")
                     .write("{\"jsonrpc\":\"2.0\",");
             await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 5000);
         }
@@ -114,7 +114,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
     void overTheGlobalByteBudgetACallIsBusyAndTheBytesComeBack() throws Exception {
         try (RawHttp hog = RawHttp.connect(h.base())) {
             // reserves its declared 70,000 bytes of the 100,000 and sends only a little
-            hog.head("POST /a2a/quick HTTP/1.1", "Host: x", "Content-Type: application/json", "Content-Length: 70000")
+            hog.head("POST /a2a/quick HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", "Content-Length: 70000")
                     .write("{");
             await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 70_000);
 
@@ -128,7 +128,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
 
             // a chunked body is counted as it arrives and refused once it no longer fits
             try (RawHttp chunked = RawHttp.connect(h.base())) {
-                chunked.head("POST /a2a/quick HTTP/1.1", "Host: x", "Content-Type: application/json",
+                chunked.head("POST /a2a/quick HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
                         "Transfer-Encoding: chunked");
                 for (int i = 0; i < 7; i++) { // the seventh no longer fits: nothing follows the refusal
                     chunked.chunk("x".repeat(5_000));
@@ -144,7 +144,7 @@ class RequestBodiesAreBoundedBeforeTheyAreReadTest {
         RawHttp.Response fits;
         try (RawHttp raw = RawHttp.connect(h.base())) {
             String body = Rpc.send(4, "x".repeat(40_000));
-            fits = raw.head("POST /a2a/quick HTTP/1.1", "Host: x", "Content-Type: application/json",
+            fits = raw.head("POST /a2a/quick HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
                     "Content-Length: " + body.length()).write(body).read();
         }
         assertThat(fits.status()).as(fits.body()).isEqualTo(200);

@@ -5,48 +5,24 @@ import io.vertx.core.net.HostAndPort;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
-import java.util.Set;
 
 /**
- * The names and the origin the web chat answers to (issue 8, DNS rebinding and cross-site requests). A
- * request's {@code Host} must be the public URL's host, or a loopback name; without a public URL the listen
- * host counts, and a wildcard listen (0.0.0.0, ::) accepts any Host: {@code publicUrl} is what turns the
- * check on there. A POST's {@code Origin} must be the origin the page was loaded from: the public URL's,
- * or the request's own scheme, host and port.
+ * The origin the web chat answers to (issue 8, cross-site requests). A POST's {@code Origin} must be the origin the
+ * page was loaded from: the public URL's, or the request's own scheme, host and port. The request's {@code Host}
+ * (DNS rebinding) is checked for every route before the router, by {@code HostCheck}.
  */
 final class OwnOrigin {
 
-    private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1");
-
-    /** the one non-loopback host name accepted, lower case; null: any (wildcard listen, no public URL) */
-    private final String host;
     /** the public URL's origin, normalised; null when none is configured */
     private final String publicOrigin;
 
-    OwnOrigin(String publicUrl, String listenHost) {
+    OwnOrigin(String publicUrl) {
         if (publicUrl != null) {
             URI u = URI.create(publicUrl);
-            this.host = name(u.getHost());
             this.publicOrigin = origin(u.getScheme(), u.getHost(), u.getPort());
         } else {
-            String listen = listenHost == null ? "" : name(listenHost);
-            this.host = listen.isEmpty() || listen.equals("0.0.0.0") || listen.equals("::") || listen.equals("*")
-                    ? null : listen;
             this.publicOrigin = null;
         }
-    }
-
-    /** True when the request's Host is one of ours (421 otherwise). */
-    boolean hostAllowed(HttpServerRequest request) {
-        if (host == null) {
-            return true;
-        }
-        HostAndPort authority = request.authority();
-        if (authority == null) {
-            return false;
-        }
-        String name = name(authority.host());
-        return name.equals(host) || LOOPBACK_NAMES.contains(name);
     }
 
     /**

@@ -44,7 +44,8 @@ import java.util.regex.Pattern;
  * C1: the built-in web chat — its JSON API under {@code /api/chat} and the page at {@code /}.
  * Channels come from the web Bindings; each thread is one session with the bound agent.
  *
- * <p>Secure by default (issue 8): every request must name one of our hosts (421), the API needs an identity
+ * <p>Secure by default (issue 8): every request must name one of our hosts (421, checked for every route by
+ * {@code HostCheck} before the router), the API needs an identity
  * ({@link WebIdentity}, 401), and a POST must be JSON (415) from our own page (403). A POST with neither
  * {@code Origin} nor {@code Sec-Fetch-Site} (curl, scripts) is taken only with an API key, which a browser
  * cannot send cross-site, or on a loopback-only server; every browser sends {@code Origin} on a POST. A server
@@ -92,7 +93,7 @@ public final class WebChatRoutes {
         this.driver = driver;
         this.open = Addresses.isLoopbackOnly(server.host()) || server.insecure();
         this.identity = new WebIdentity(settings, callers, open);
-        this.own = new OwnOrigin(server.publicUrl(), server.host());
+        this.own = new OwnOrigin(server.publicUrl());
         this.clock = clock;
         this.descriptions = descriptions;
         this.bindings = bindings;
@@ -136,26 +137,16 @@ public final class WebChatRoutes {
 
     /**
      * The page; mounted last, as it answers every GET no other route took. It holds no data, so it needs no
-     * identity (it asks for an API key when the API wants one), but only our own host names may load it.
+     * identity (it asks for an API key when the API wants one); only our own host names reach it (HostCheck).
      */
     public void mountPage(Router router) {
-        router.get("/*").handler(ctx -> {
-            if (own.hostAllowed(ctx.request())) {
-                ctx.next();
-            } else {
-                misdirected(ctx.response());
-            }
-        }).handler(StaticHandler.create("webchat").setIndexPage("index.html").setCachingEnabled(false));
+        router.get("/*").handler(StaticHandler.create("webchat").setIndexPage("index.html").setCachingEnabled(false));
     }
 
-    /** Host (421), identity (401), then for a POST: our own page (403) and JSON (415). */
+    /** Identity (401), then for a POST: our own page (403) and JSON (415); the Host (421) was checked before any route. */
     private void guard(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         HttpServerResponse response = ctx.response();
-        if (!own.hostAllowed(request)) {
-            misdirected(response);
-            return;
-        }
         Optional<WebIdentity.Caller> caller = identity.of(request);
         if (caller.isEmpty()) {
             response.putHeader("WWW-Authenticate", "Bearer realm=\"switchboard\"");
@@ -193,10 +184,6 @@ public final class WebChatRoutes {
         // no browser sends a POST with neither header; a script with a key or on this machine may
         return caller.byKey() || open ? null
                 : "a POST needs an Origin or Sec-Fetch-Site header, or an API key";
-    }
-
-    private static void misdirected(HttpServerResponse response) {
-        error(response, 421, "this server does not answer to that host name; use its configured address", "Host");
     }
 
     private void channels(RoutingContext ctx) {

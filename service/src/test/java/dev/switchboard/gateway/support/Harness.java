@@ -48,6 +48,7 @@ public final class Harness implements AutoCloseable {
     private GatewaySettings gateway = GatewaySettings.DEFAULTS;
     private String listenHost = "127.0.0.1";
     private String publicUrl;
+    private List<String> hostNames = List.of();
     private RegistrySettings registry = RegistrySettings.DEFAULTS;
     private String store;
     private List<CidrBlock> trustedProxies = List.of();
@@ -135,6 +136,12 @@ public final class Harness implements AutoCloseable {
         return this;
     }
 
+    /** {@code Server.spec.hostNames}: the Host names answered besides loopback ones and publicUrl's. */
+    public Harness hostNames(String... names) {
+        this.hostNames = List.of(names);
+        return this;
+    }
+
     public Harness registry(RegistrySettings settings) {
         this.registry = settings;
         return this;
@@ -161,7 +168,7 @@ public final class Harness implements AutoCloseable {
         ServerSpec server = new ServerSpec(listenHost, 0,
                 store != null ? store : "sqlite:" + dir.resolve("switchboard.db"), adminToken,
                 List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway, !Addresses.isLoopbackOnly(listenHost),
-                publicUrl, d.http(), registry).withCompat(compat);
+                publicUrl, d.http(), registry).withCompat(compat).withHostNames(hostNames);
         BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
                 : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
                         BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());
