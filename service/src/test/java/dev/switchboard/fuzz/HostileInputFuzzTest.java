@@ -141,7 +141,7 @@ class HostileInputFuzzTest {
         long from = Long.getLong("fuzz.from", 0L);
         int concurrency = Integer.getInteger("fuzz.concurrency", 24);
         java.util.Set<Target> targets = java.util.Arrays.stream(System.getProperty("fuzz.targets",
-                "GATEWAY,REGISTRY,CARD,CHAT,SLACK,TRIGGER,RAW").split(",")).map(String::trim).map(Target::valueOf)
+                "GATEWAY,REGISTRY,CARD,CHAT,SLACK,TRIGGER,HOST,STALL,RAW").split(",")).map(String::trim).map(Target::valueOf)
                 .collect(java.util.stream.Collectors.toCollection(() -> java.util.EnumSet.noneOf(Target.class)));
         System.out.printf("fuzz: seed %d, %d inputs from #%d, %d in flight (replay: -Dfuzz.seed=%d)%n", seed, count, from,
                 concurrency, seed);
@@ -227,6 +227,7 @@ class HostileInputFuzzTest {
                   apiKeys: [{name: fuzzer, key: %s}]
                   registrationTtl: 30s
                   gateway: {maxRequestBytes: 262144, keepaliveInterval: 1s, connectTimeout: 2s}
+                  http: {bodyReadTimeout: 2s}
                   contract: {giveUpAfter: 5s, busyNoticeAfter: 2s, silenceLimit: 3s, noSignOfLife: 5s,
                              responseHeaders: 3s, settleDelay: 100ms, pollBackoffMax: 1s, retryBackoffMax: 1s,
                              retryAfterMax: 2s}
@@ -347,6 +348,9 @@ class HostileInputFuzzTest {
         if (in.raw() != null) {
             return CompletableFuture.supplyAsync(() -> {
                 try {
+                    if (HardeningInputs.abandoned(in)) {
+                        return RawSocket.abandon(base.getPort(), in.raw());
+                    }
                     return RawSocket.exchange(base.getPort(), in.raw(), TIMEOUT_MILLIS);
                 } catch (java.net.SocketTimeoutException e) {
                     return new Reply(-1, Map.of(), new byte[0], "TIMEOUT: no answer within " + TIMEOUT_MILLIS + " ms");
@@ -414,6 +418,13 @@ class HostileInputFuzzTest {
     private String wrong(Input in, Reply out) {
         if (out.failure() != null && out.failure().startsWith("TIMEOUT")) {
             return "no answer within " + TIMEOUT_MILLIS / 1000 + " s (a hang)";
+        }
+        if (in.target() == Target.STALL) {
+            return HardeningInputs.wrongStallAnswer(in, out);
+        }
+        if (in.target() == Target.HOST) {
+            return out.status() == 421 || HardeningInputs.probe(in) ? null
+                    : "HTTP " + out.status() + " to a foreign Host (must be 421: DNS rebinding)";
         }
         if (out.status() < 0) {
             // a connection closed without an answer: fine for broken HTTP framing and oversized bodies

@@ -17,7 +17,7 @@ final class Inputs {
     static final String ADMIN_TOKEN = "fuzz-admin-token-0123456789abcdef";
 
     /** Where a request goes, which decides what it may be answered with. */
-    enum Target { GATEWAY, REGISTRY, CARD, CHAT, SLACK, TRIGGER, RAW }
+    enum Target { GATEWAY, REGISTRY, CARD, CHAT, SLACK, TRIGGER, HOST, STALL, RAW }
 
     /** One request. {@code raw}, when set, is written to the socket as it is (malformed HTTP framing). */
     record Input(long index, Target target, String method, String path, List<String[]> headers, byte[] body, byte[] raw,
@@ -69,18 +69,22 @@ final class Inputs {
     Input input(long index) {
         Random r = new Random(mix(seed, index));
         int pick = r.nextInt(100);
-        if (pick < 34) {
+        if (pick < 32) {
             return gateway(index, r);
-        } else if (pick < 48) {
+        } else if (pick < 45) {
             return registry(index, r);
-        } else if (pick < 54) {
+        } else if (pick < 51) {
             return card(index, r);
-        } else if (pick < 70) {
+        } else if (pick < 66) {
             return chat(index, r);
-        } else if (pick < 82) {
+        } else if (pick < 78) {
             return SlackInputs.input(index, r);
-        } else if (pick < 91) {
+        } else if (pick < 87) {
             return TriggerInputs.input(index, r);
+        } else if (pick < 92) {
+            return HardeningInputs.foreignHost(index, r);
+        } else if (pick < 95) {
+            return HardeningInputs.stalled(index, r);
         }
         return raw(index, r);
     }
@@ -494,6 +498,10 @@ final class Inputs {
             case 0 -> ",\"messageId\":" + oneOf(r, "7", "\"\"", "\"a b\"", "\"" + "m".repeat(129) + "\"", "[]", "null",
                     "\"../x\"", "\"m\\u0000\"");
             case 1 -> ",\"messageId\":\"fz-m" + r.nextInt(50) + "\"";
+            // issue 22, H1: ids shaped like the ones Switchboard derives (an answer's, a trigger's, a Slack post's),
+            // which a caller must never be able to take
+            case 2 -> ",\"messageId\":\"" + oneOf(r, "answer-fz-m" + r.nextInt(50), "answer-answer-fz-m1", "slack:C0FUZZ:1.2",
+                    "trigger-alerts-" + Long.toHexString(r.nextLong()), "web:echo:fz-m1", "answer-" + r.nextInt(1000)) + "\"";
             default -> "";
         };
         return "{\"text\":" + text + id + "}";

@@ -40,6 +40,19 @@ final class RawSocket {
         }
     }
 
+    /** Writes the start of a request and closes the connection at once: a client that gives up on its own body. */
+    static Reply abandon(int port, byte[] request) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            try {
+                s.getOutputStream().write(request);
+                s.getOutputStream().flush();
+            } catch (IOException e) {
+                // answered and closed first: as good
+            }
+        }
+        return new Reply(-1, Map.of(), new byte[0], "abandoned by the client");
+    }
+
     private static Reply readOne(InputStream in) throws IOException {
         String statusLine;
         try {
