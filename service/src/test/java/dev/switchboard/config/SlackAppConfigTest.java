@@ -136,7 +136,7 @@ class SlackAppConfigTest {
                 .containsExactly("U0ADA0001", "W0GRID001", "S0SRE0001");
         assertThat(loader.parse(BACKEND_AND_SECRETS + APP + BINDING, "slack.yaml").bindings().get(0).approvers())
                 .as("none named").isEmpty();
-        for (String bad : new String[] {"ada", "@ada", "C0123ABCD", "u0ada0001", "U0"}) {
+        for (String bad : new String[] {"ada", "ada@example.com", "C0123ABCD", "u0ada0001", "U0"}) {
             assertThatThrownBy(() -> loader.parse(BACKEND_AND_SECRETS + APP + named.replace("U0ADA0001", bad), "slack.yaml"))
                     .as(bad).hasMessageContaining("spec.questions.approvers")
                     .hasMessageContaining("'" + bad + "' is not a Slack user id");

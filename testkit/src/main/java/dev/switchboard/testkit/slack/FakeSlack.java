@@ -52,8 +52,10 @@ public final class FakeSlack {
         router.route().handler(ctx -> ctx.response().setStatusCode(404)
                 .putHeader("Content-Type", "application/json")
                 .end(WebApi.error("unknown_method").encode()));
-        HttpServer server = vertx.createHttpServer(
-                new HttpServerOptions().setHost("127.0.0.1").setPort(0).setHttp2ClearTextEnabled(false));
+        // a message's blocks are one form field of up to 50 blocks of 3,000 characters (url-encoded): more than
+        // Vert.x's default 8 KB for a form attribute, which Slack takes
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
+                .setHttp2ClearTextEnabled(false).setMaxFormAttributeSize(1024 * 1024));
         server.webSocketHandler(ws -> {
             if ("/socket".equals(ws.path())) {
                 socket.accept(ws);
