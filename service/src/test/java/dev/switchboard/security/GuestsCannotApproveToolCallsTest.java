@@ -46,7 +46,6 @@ class GuestsCannotApproveToolCallsTest {
         String team = rig.slack.options().teamId();
         SlackRig.Sent m = rig.mention(SlackRig.ADA, "/approve delete_pod {\"name\":\"web-1\"}", null);
         SlackMessage q = question(rig, m.ts());
-        assertThat(q.blocks()).as("who may decide").contains("Members of this workspace (not guests) can decide");
 
         click(rig, q, m.ts(), GUEST, team, SlackRig.APPROVE);
         awaitToldOnly(rig, GUEST, "Guests cannot approve or reject tool calls here.");
@@ -61,5 +60,6 @@ class GuestsCannotApproveToolCallsTest {
         assertThat(decisions).hasSize(1);
         assertThat(approved(decisions.get(0))).isTrue();
         await().until(() -> rig.slack.message(q.channel(), q.ts()).blocks().contains("*Approved* by Grace"));
+        assertThat(q.blocks()).as("who may decide").contains("Members of this workspace (not guests) can decide");
     }
 }
