@@ -31,6 +31,7 @@ final class Bindings {
                 b.questionTimeout(),
                 backend == null ? Binding.DIALECT_A2A : backend.dialect(),
                 backend == null ? "default" : backend.agentRefNamespace(),
-                backend == null ? b.backendRef() : backend.agentRefName());
+                backend == null ? b.backendRef() : backend.agentRefName(),
+                b.approvers());
     }
 }

@@ -13,6 +13,8 @@ import java.util.List;
  * @param dialect {@link #DIALECT_A2A} or {@link #DIALECT_KAGENT}
  * @param agentRefNamespace kagent-v1: the agent's namespace
  * @param agentRefName kagent-v1: the agent's name
+ * @param approvers slack: who may approve or reject a tool call ({@code questions.approvers}: user and user-group ids);
+ *     empty for the default (the team's members, not guests)
  */
 public record Binding(
         String name,
@@ -25,12 +27,22 @@ public record Binding(
         Duration questionTimeout,
         String dialect,
         String agentRefNamespace,
-        String agentRefName) {
+        String agentRefName,
+        List<String> approvers) {
 
     public static final String DIALECT_A2A = "a2a";
     public static final String DIALECT_KAGENT = "kagent-v1";
 
     public Binding {
         channels = List.copyOf(channels);
+        approvers = approvers == null ? List.of() : List.copyOf(approvers);
+    }
+
+    /** A Binding that names no approvers. */
+    public Binding(String name, String backendRef, String platform, String app, List<String> channels, String userId,
+            boolean questionsAllowed, Duration questionTimeout, String dialect, String agentRefNamespace,
+            String agentRefName) {
+        this(name, backendRef, platform, app, channels, userId, questionsAllowed, questionTimeout, dialect,
+                agentRefNamespace, agentRefName, List.of());
     }
 }

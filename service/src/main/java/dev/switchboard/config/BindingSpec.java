@@ -8,6 +8,8 @@ import java.util.List;
  * Exactly one of {@code userId} and {@code tokenSecretRef} is set.
  *
  * @param app the SlackApp whose channels these are ({@code spec.chat.app}); null on the web chat
+ * @param approvers {@code spec.questions.approvers}: the Slack user ({@code U…}, {@code W…}) and user-group
+ *     ({@code S…}) ids who alone may approve or reject a tool call; empty when not given
  */
 public record BindingSpec(
         String name,
@@ -18,7 +20,15 @@ public record BindingSpec(
         String userId,
         SecretRef tokenSecretRef,
         boolean questionsAllowed,
-        Duration questionTimeout) {
+        Duration questionTimeout,
+        List<String> approvers) {
+
+    /** A Slack user ({@code U…}, {@code W…} on Enterprise Grid) or user group ({@code S…}) id. */
+    public static final String APPROVER_PATTERN = "^[UWS][A-Z0-9]{2,}$";
+
+    public BindingSpec {
+        approvers = approvers == null ? List.of() : List.copyOf(approvers);
+    }
 
     /** spec.questions.allowed when not given. */
     public static final boolean DEFAULT_QUESTIONS_ALLOWED = true;
@@ -28,6 +38,6 @@ public record BindingSpec(
     /** A web chat binding. */
     public BindingSpec(String name, String backendRef, String platform, List<String> channels, String userId,
             SecretRef tokenSecretRef, boolean questionsAllowed, Duration questionTimeout) {
-        this(name, backendRef, platform, null, channels, userId, tokenSecretRef, questionsAllowed, questionTimeout);
+        this(name, backendRef, platform, null, channels, userId, tokenSecretRef, questionsAllowed, questionTimeout, List.of());
     }
 }

@@ -616,7 +616,31 @@ public final class ConfigLoader {
         JsonNode q = spec.path("questions");
         boolean allowed = doc.bool(q, "allowed", "spec.questions.allowed", BindingSpec.DEFAULT_QUESTIONS_ALLOWED);
         Duration timeout = doc.duration(q, "timeout", BindingSpec.DEFAULT_QUESTION_TIMEOUT);
-        return new BindingSpec(name, backend, platform, app, List.copyOf(channels), userId, token, allowed, timeout);
+        return new BindingSpec(name, backend, platform, app, List.copyOf(channels), userId, token, allowed, timeout,
+                approvers(doc, q, platform));
+    }
+
+    /** spec.questions.approvers: Slack user and user-group ids, on a slack Binding only; absent is none named. */
+    private static List<String> approvers(Doc doc, JsonNode questions, String platform) {
+        if (!questions.has("approvers")) {
+            return List.of();
+        }
+        String field = "spec.questions.approvers";
+        if (!platform.equals("slack")) {
+            throw doc.error(field, "only a slack Binding names approvers (Slack user and user-group ids)");
+        }
+        List<String> out = new ArrayList<>();
+        questions.path("approvers").forEach(a -> out.add(a.asText()));
+        if (out.isEmpty()) {
+            throw doc.error(field, "list at least one approver, or leave approvers out");
+        }
+        for (String a : out) {
+            if (!a.matches(BindingSpec.APPROVER_PATTERN)) {
+                throw doc.error(field, "'" + a + "' is not a Slack user id (like U0123ABCD) or user-group id (like "
+                        + "S0123ABCD)");
+            }
+        }
+        return List.copyOf(out);
     }
 
     private static SlackAppSpec slackApp(Doc doc, JsonNode node) {

@@ -167,7 +167,11 @@ public final class CrdGenerator {
             if (l.minItems() > 0) {
                 s.put("minItems", l.minItems());
             }
-            s.put("items", map("type", "string"));
+            Map<String, Object> items = map("type", "string");
+            if (l.itemPattern() != null) {
+                items.put("pattern", l.itemPattern());
+            }
+            s.put("items", items);
             s.put("example", l.example());
         } else if (f instanceof TextMap m) {
             s.put("type", "object");

@@ -63,11 +63,15 @@ public sealed interface FieldSchema {
         }
     }
 
-    /** A list of non-empty strings. */
-    record TextList(String description, int minItems, List<String> example) implements FieldSchema {
+    /** A list of non-empty strings; each matching {@code itemPattern} when it is set (the CRD checks it too). */
+    record TextList(String description, int minItems, List<String> example, String itemPattern) implements FieldSchema {
         public TextList {
             Objects.requireNonNull(description);
             example = List.copyOf(example);
+        }
+
+        public TextList(String description, int minItems, List<String> example) {
+            this(description, minItems, example, null);
         }
     }
 

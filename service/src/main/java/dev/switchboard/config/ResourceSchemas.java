@@ -161,7 +161,13 @@ public final class ResourceSchemas {
                                 "allowed", new Flag("Whether the agent may ask; when false a question cancels the "
                                         + "turn with a notice.", BindingSpec.DEFAULT_QUESTIONS_ALLOWED, true),
                                 "timeout", span("How long a question waits for an answer in the thread.",
-                                        BindingSpec.DEFAULT_QUESTION_TIMEOUT, "30m")), List.of())),
+                                        BindingSpec.DEFAULT_QUESTION_TIMEOUT, "30m"),
+                                "approvers", new TextList("slack: who alone may approve or reject the agent's tool "
+                                        + "calls, as Slack user ids (U…, W…) and user-group ids (S…, its members, read "
+                                        + "with usergroups:read). Unset: any member of the app's workspace but guests. "
+                                        + "Never people of another organisation (Slack Connect); a guest only when "
+                                        + "named by their own id.", 1, List.of("U0123ABCD", "S0456EFGH"),
+                                        BindingSpec.APPROVER_PATTERN)), List.of())),
                 List.of("backendRef", "chat", "identity"));
     }
 

@@ -116,6 +116,7 @@ class ResourceSchemaConformanceTest {
                               backendRef: {name: echo}
                               chat: {platform: slack, app: acme, channels: [C0123ABCD, im]}
                               identity: {tokenSecretRef: {name: agent-token, key: token}}
+                              questions: {approvers: [U0123ABCD, W0456EFGH, S0789IJKL]}
                             """, BACKEND, SECRETS, SLACK_APP)),
             ResourceSchemas.SLACK_APP, List.of(
                     new Variant("""
@@ -330,9 +331,12 @@ class ResourceSchemaConformanceTest {
         } else if (f instanceof Span) {
             out.put("not a duration", TextNode.valueOf("soon"));
             out.put("a mapping", mapping);
-        } else if (f instanceof TextList) {
+        } else if (f instanceof TextList l) {
             out.put("a string", TextNode.valueOf("x"));
             out.put("a list of numbers", n.arrayNode().add(1));
+            if (l.itemPattern() != null) {
+                out.put("an item outside its pattern", n.arrayNode().add("not an id"));
+            }
         } else if (f instanceof TextMap) {
             out.put("a list", list);
             out.put("a number value", n.objectNode().put("X-A", 1));

@@ -128,4 +128,33 @@ class SlackAppConfigTest {
         assertThatThrownBy(() -> loader.parse(BACKEND_AND_SECRETS + app + BINDING, "slack.yaml"))
                 .hasMessageContaining("no Secret named 'slack-missing'");
     }
+
+    @Test
+    void approversAreSlackUserAndGroupIdsOnASlackBindingOnly() {
+        String named = BINDING.replace("timeout: 1h}", "timeout: 1h, approvers: [U0ADA0001, W0GRID001, S0SRE0001]}");
+        assertThat(loader.parse(BACKEND_AND_SECRETS + APP + named, "slack.yaml").bindings().get(0).approvers())
+                .containsExactly("U0ADA0001", "W0GRID001", "S0SRE0001");
+        assertThat(loader.parse(BACKEND_AND_SECRETS + APP + BINDING, "slack.yaml").bindings().get(0).approvers())
+                .as("none named").isEmpty();
+        for (String bad : new String[] {"ada", "ada@example.com", "C0123ABCD", "u0ada0001", "U0"}) {
+            assertThatThrownBy(() -> loader.parse(BACKEND_AND_SECRETS + APP + named.replace("U0ADA0001", bad), "slack.yaml"))
+                    .as(bad).hasMessageContaining("spec.questions.approvers")
+                    .hasMessageContaining("'" + bad + "' is not a Slack user id");
+        }
+        assertThatThrownBy(() -> loader.parse(BACKEND_AND_SECRETS + APP
+                + BINDING.replace("timeout: 1h}", "timeout: 1h, approvers: []}"), "slack.yaml"))
+                .hasMessageContaining("spec.questions.approvers: list at least one approver");
+        String web = """
+                apiVersion: switchboard.dev/v1
+                kind: Binding
+                metadata: {name: web-sre}
+                spec:
+                  backendRef: {name: sre-agent}
+                  chat: {platform: web, channels: [sre]}
+                  identity: {userId: switchboard}
+                  questions: {approvers: [U0ADA0001]}
+                """;
+        assertThatThrownBy(() -> loader.parse(BACKEND_AND_SECRETS + web, "slack.yaml"))
+                .hasMessageContaining("spec.questions.approvers: only a slack Binding names approvers");
+    }
 }

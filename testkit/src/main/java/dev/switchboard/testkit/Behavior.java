@@ -520,19 +520,37 @@ public sealed interface Behavior {
         }
     }
 
-    /** Like {@link Approve} with two pending tools in one flat list (delete_file and restart_deployment), decided independently. */
-    record ApproveMany() implements TaskBehavior {
+    /**
+     * Like {@link Approve} with several pending tools in one flat list, decided independently: two (delete_file and
+     * restart_deployment) by default; {@code /approvemany N} asks for N tools scale_1 … scale_N, {@code {"replica": i}}.
+     */
+    record ApproveMany(int count) implements TaskBehavior {
+        public ApproveMany {
+            require(count >= 1 && count <= 1_000, "/approvemany takes 1 to 1000 tools, got " + count);
+        }
+
+        public ApproveMany() {
+            this(2);
+        }
+
         @Override
         public Script script(String text) {
-            ObjectNode path = JsonNodeFactory.instance.objectNode().put("path", "/tmp/old");
-            ObjectNode deployment = JsonNodeFactory.instance.objectNode().put("name", "api").put("namespace", "production");
-            return Script.approve("Two operations require approval",
-                    List.of(KagentHitl.Tool.of("delete_file", path), KagentHitl.Tool.of("restart_deployment", deployment)));
+            if (count == 2) {
+                ObjectNode path = JsonNodeFactory.instance.objectNode().put("path", "/tmp/old");
+                ObjectNode deployment = JsonNodeFactory.instance.objectNode().put("name", "api").put("namespace", "production");
+                return Script.approve("Two operations require approval",
+                        List.of(KagentHitl.Tool.of("delete_file", path), KagentHitl.Tool.of("restart_deployment", deployment)));
+            }
+            List<KagentHitl.Tool> tools = new java.util.ArrayList<>();
+            for (int i = 1; i <= count; i++) {
+                tools.add(KagentHitl.Tool.of("scale_" + i, JsonNodeFactory.instance.objectNode().put("replica", i)));
+            }
+            return Script.approve(count + " operations require approval", tools);
         }
 
         @Override
         public String directive() {
-            return "/approvemany";
+            return count == 2 ? "/approvemany" : "/approvemany " + count;
         }
     }
 
@@ -721,7 +739,7 @@ public sealed interface Behavior {
                 String[] args = rest.split("\\s+", 2);
                 yield new Approve(rest.isEmpty() ? Approve.DEFAULT_TOOL : args[0], args.length > 1 ? jsonObject(args[1], name) : null);
             }
-            case "/approvemany" -> noArgs(new ApproveMany(), rest);
+            case "/approvemany" -> rest.isEmpty() ? new ApproveMany() : new ApproveMany(integer(words(rest, 1, 1, name)[0], name));
             case "/approvenested" -> noArgs(new ApproveNested(), rest);
             case "/askuser" -> noArgs(new AskUser(), rest);
             case "/steps" -> {

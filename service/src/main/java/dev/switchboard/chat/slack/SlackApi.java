@@ -72,8 +72,13 @@ final class SlackApi {
         return new Identity(r.getUserId(), r.getTeamId());
     }
 
-    /** A person as Slack knows them; email only with {@code users:read.email}. */
-    record Person(String id, String name, String email) {}
+    /**
+     * A person as Slack knows them; email only with {@code users:read.email}.
+     *
+     * @param teamId the person's own team (a Slack Connect user from another organisation has theirs); null if unsaid
+     * @param guest a multi- or single-channel guest ({@code is_restricted}, {@code is_ultra_restricted})
+     */
+    record Person(String id, String name, String email, String teamId, boolean guest) {}
 
     Person userInfo(String userId) throws Failure {
         var r = call("users.info", () -> methods.usersInfo(q -> q.user(userId)));
@@ -81,7 +86,20 @@ final class SlackApi {
         var p = u.getProfile();
         String name = firstPresent(p == null ? null : p.getDisplayName(), p == null ? null : p.getRealName(),
                 u.getRealName(), u.getName());
-        return new Person(userId, name, p == null || blank(p.getEmail()) ? null : p.getEmail());
+        return new Person(userId, name, p == null || blank(p.getEmail()) ? null : p.getEmail(),
+                blank(u.getTeamId()) ? null : u.getTeamId(), u.isRestricted() || u.isUltraRestricted());
+    }
+
+    /** The members of a user group ({@code S…}); needs {@code usergroups:read}. */
+    List<String> userGroupMembers(String groupId) throws Failure {
+        var r = call("usergroups.users.list", () -> methods.usergroupsUsersList(q -> q.usergroup(groupId)));
+        return r.getUsers() == null ? List.of() : List.copyOf(r.getUsers());
+    }
+
+    /** A message in a thread that only {@code user} sees, and only until they reload; nothing is stored. */
+    void postEphemeral(String channel, String threadTs, String user, String text) throws Failure {
+        call("chat.postEphemeral", () -> methods.chatPostEphemeral(q -> q.channel(channel).threadTs(threadTs).user(user)
+                .text(text)));
     }
 
     /** Posts a message in a thread, marked with the post it shows; returns its ts. */

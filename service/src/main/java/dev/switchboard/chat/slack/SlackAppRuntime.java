@@ -36,13 +36,21 @@ final class SlackAppRuntime {
     private final ThreadPoolExecutor intakeThread;
     private final ScheduledExecutorService postThread;
     private final SlackPoster poster;
+    private final SlackApprovers approvers;
     private volatile SlackIntake intake;
     private volatile String botUserId;
+    /** the app's own team, from auth.test: who may decide a tool call is one of its members */
+    private volatile String teamId;
     private volatile SocketModeClient socket;
     private volatile boolean closed;
 
+    /**
+     * @param questionTimeout a Binding's question timeout, by its name
+     * @param approversOf a Binding's {@code questions.approvers}, by its name
+     */
     SlackAppRuntime(SlackPlatform.App app, ChatStore chats, Clock clock,
-            java.util.function.Function<String, Duration> questionTimeout) {
+            java.util.function.Function<String, Duration> questionTimeout,
+            java.util.function.Function<String, java.util.List<String>> approversOf) {
         this.app = app;
         this.signature = app.signingSecret() == null ? null : new RequestSignature(app.signingSecret());
         this.api = new SlackApi(app.apiUrl(), app.botToken());
@@ -51,7 +59,12 @@ final class SlackAppRuntime {
         this.intakeThread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(MAX_QUEUED_EVENTS), daemon("slack-intake-" + app.name()));
         this.postThread = Executors.newSingleThreadScheduledExecutor(daemon("slack-post-" + app.name()));
-        this.poster = new SlackPoster(api, store, clock, postThread, questionTimeout);
+        this.approvers = new SlackApprovers(api, clock, () -> teamId, approversOf);
+        this.poster = new SlackPoster(api, store, clock, postThread, questionTimeout, approvers::who);
+    }
+
+    SlackApprovers approvers() {
+        return approvers;
     }
 
     SlackStore store() {
@@ -103,6 +116,7 @@ final class SlackAppRuntime {
         try {
             SlackApi.Identity id = api.authTest();
             botUserId = id.botUserId();
+            teamId = id.teamId();
             LOG.info("slack {}: connected to team {} as bot user {} ({} mode)", app.name(), id.teamId(), id.botUserId(),
                     app.mode().value());
         } catch (SlackApi.Failure e) {

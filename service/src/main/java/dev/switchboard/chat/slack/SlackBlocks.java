@@ -30,10 +30,13 @@ final class SlackBlocks {
 
     static final int MAX_BLOCKS = 50;
     static final int SECTION_CHARS = 3_000;
-    static final int ARGS_CHARS = 1_200;
     static final int STEP_CHARS = 280;
     static final int LABEL_CHARS = 75;
-    static final int MAX_TOOLS = 20;
+    /**
+     * Blocks an approval's tools may take: the 50 less its head, the buttons and the line under them (a settled
+     * question shows its outcome in the buttons' place), and, when not everything fits, the line saying so.
+     */
+    static final int TOOL_BLOCKS = MAX_BLOCKS - 4;
     static final int MAX_BUTTON_CHOICES = 5;
     static final int MAX_OPTIONS = 100;
     static final int MAX_CHECKBOXES = 10;
@@ -56,6 +59,13 @@ final class SlackBlocks {
      * @param turn the posts of the question's turn ({@link SlackStore#turnPosts}), the question among them
      */
     static Rendered question(Post question, List<Post> turn, String timeoutNote) {
+        return question(question, turn, timeoutNote, "Anyone in this workspace but guests");
+    }
+
+    /**
+     * As above, {@code deciders} saying who may approve or reject (see {@link SlackApprovers#who}).
+     */
+    static Rendered question(Post question, List<Post> turn, String timeoutNote, String deciders) {
         Hitl.Request request = Hitl.parseRequest(question.data());
         Outcome outcome = outcome(question, turn);
         String asks = question.text() == null || question.text().isBlank() ? "" : question.text();
@@ -63,10 +73,13 @@ final class SlackBlocks {
         String text;
         if (request instanceof Hitl.Request.ToolApproval a) {
             text = "*The agent asks for approval:* " + esc(asks);
-            approval(blocks, a, question.id(), outcome == null);
-            if (outcome == null) {
-                context(blocks, "Anyone in this thread can decide" + timeoutNote + ". A reply in this thread rejects the "
+            boolean whole = approval(blocks, a, question.id(), outcome == null);
+            if (outcome == null && whole) {
+                context(blocks, deciders + " can decide" + timeoutNote + ". A reply of theirs in this thread rejects the "
                         + "call with its words as the reason, unless it is a clear yes (_yes_, _approve_, _ok_, _lgtm_).");
+            } else if (outcome == null) {
+                context(blocks, deciders + " can reject" + timeoutNote + ", here or with a reply in this thread (its "
+                        + "words are the reason). Nothing here approves calls Slack cannot show.");
             }
         } else {
             Hitl.Request.AskUser u = (Hitl.Request.AskUser) request;
@@ -125,25 +138,120 @@ final class SlackBlocks {
         return null;
     }
 
-    private static void approval(JsonArray blocks, Hitl.Request.ToolApproval a, String questionId, boolean open) {
+    /**
+     * The tools and their arguments, every one whole, then Approve and Reject. Approve covers every call, so it is
+     * offered only when every call is shown whole: arguments longer than a section go on in the next ones, and when
+     * the calls need more than {@link #TOOL_BLOCKS} sections (Slack's 50 blocks a message) the message says so and
+     * offers Reject alone. Returns whether everything was shown.
+     */
+    private static boolean approval(JsonArray blocks, Hitl.Request.ToolApproval a, String questionId, boolean open) {
         String hint = a.hint() != null && !a.hint().isBlank() ? a.hint() : a.display();
         String head = ":raised_hand: *Approval needed*" + (a.subagent() == null || a.subagent().isBlank() ? ""
                 : " (for the subagent `" + code(a.subagent()) + "`)");
         section(blocks, head + (hint == null || hint.isBlank() ? "" : "\n" + esc(clip(hint, 1_500))));
-        int shown = Math.min(a.tools().size(), MAX_TOOLS);
-        for (int i = 0; i < shown; i++) {
-            Hitl.Tool t = a.tools().get(i);
-            section(blocks, "*Tool* `" + code(t.name()) + "`\n```" + fence(clip(pretty(t.argsJson()), ARGS_CHARS)) + "```");
+        boolean whole = showsWhole(a);
+        int budget = whole ? TOOL_BLOCKS + 1 : TOOL_BLOCKS;
+        int shown = 0;
+        for (Hitl.Tool t : a.tools()) {
+            List<String> sections = toolSections(t);
+            if (sections != null && sections.size() <= budget) {
+                sections.forEach(text -> section(blocks, text));
+                budget -= sections.size();
+                shown++;
+            } else if (budget > 0) {
+                section(blocks, "*Tool* `" + code(clip(t.name(), 200)) + "`: its arguments ("
+                        + (t.argsJson() == null ? 0 : t.argsJson().length()) + " characters) are too long to show here");
+                budget--;
+            } else {
+                break;
+            }
         }
-        if (a.tools().size() > shown) {
-            context(blocks, "…and " + (a.tools().size() - shown) + " more tool calls, decided together.");
+        if (!whole) {
+            int n = a.tools().size();
+            context(blocks, ":warning: *" + (n == 1 ? "This tool call is" : "These " + n + " tool calls are") + " too much to "
+                    + "show in one Slack message*" + (shown < n ? " (" + shown + " of " + n + " shown whole)" : "")
+                    + ", so Slack cannot approve " + (n == 1 ? "it" : "them") + "; only Reject is offered.");
         }
         if (open) {
-            blocks.add(new JsonObject().put("type", "actions").put("block_id", "switchboard_decide").put("elements",
-                    new JsonArray()
-                            .add(button("Approve", APPROVE, questionId).put("style", "primary"))
-                            .add(button("Reject", REJECT, questionId).put("style", "danger"))));
+            JsonArray buttons = new JsonArray();
+            if (whole) {
+                buttons.add(button("Approve", APPROVE, questionId).put("style", "primary"));
+            }
+            buttons.add(button("Reject", REJECT, questionId).put("style", "danger"));
+            blocks.add(new JsonObject().put("type", "actions").put("block_id", "switchboard_decide").put("elements", buttons));
         }
+        return whole;
+    }
+
+    /**
+     * Whether a message can show every tool call of the request whole, name and arguments: what Approve (a
+     * button, or a typed yes) may cover. Read again when someone approves, never taken from the click.
+     */
+    static boolean showsWhole(Hitl.Request.ToolApproval a) {
+        int sections = 0;
+        for (Hitl.Tool t : a.tools()) {
+            List<String> s = toolSections(t);
+            if (s == null) {
+                return false;
+            }
+            sections += s.size();
+            if (sections > TOOL_BLOCKS + 1) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The most characters of a tool's name shown: longer ones are not shown whole. */
+    static final int TOOL_NAME_CHARS = 500;
+
+    /**
+     * A tool call as section texts, each within {@link #SECTION_CHARS}: its name, then its arguments in a code
+     * block, continued in as many sections as they need; null when its name is too long to show.
+     */
+    static List<String> toolSections(Hitl.Tool t) {
+        String name = t.name() == null ? "" : t.name();
+        if (name.length() > TOOL_NAME_CHARS) {
+            return null;
+        }
+        String first = "*Tool* `" + code(name) + "`\n```";
+        String next = "_`" + code(name) + "`, continued_\n```";
+        String args = fence(pretty(t.argsJson()));
+        List<String> out = new ArrayList<>();
+        int at = 0;
+        do {
+            String prefix = out.isEmpty() ? first : next;
+            int room = SECTION_CHARS - prefix.length() - 3;
+            int end = cut(args, at, room);
+            out.add(prefix + args.substring(at, end) + "```");
+            at = end;
+        } while (at < args.length());
+        return out;
+    }
+
+    /**
+     * Where to end a piece of {@code text} that starts at {@code from} and holds at most {@code room} characters:
+     * after a line break in its second half if there is one, and never inside an entity ({@code &amp;}), a
+     * surrogate pair, or next to a backtick (which would run into the code block's fence).
+     */
+    private static int cut(String text, int from, int room) {
+        if (text.length() - from <= room) {
+            return text.length();
+        }
+        int end = from + room;
+        int line = text.lastIndexOf('\n', end - 1);
+        if (line >= from + room / 2) {
+            return line + 1;
+        }
+        int amp = text.lastIndexOf('&', end - 1);
+        if (amp >= Math.max(from, end - 5) && text.indexOf(';', amp) >= end) {
+            end = amp;
+        }
+        while (end > from + 1 && (Character.isLowSurrogate(text.charAt(end)) || text.charAt(end) == '`'
+                || text.charAt(end - 1) == '`')) {
+            end--;
+        }
+        return end;
     }
 
     /**

@@ -51,9 +51,12 @@ final class SlackIntake {
     private final Function<String, Binding> byChannel;
     private final Clock clock;
     private final Supplier<String> botUserId;
+    private final SlackApprovers approvers;
+    private final SlackApi api;
 
     SlackIntake(String app, SlackStore store, ChatStore chats, SessionDriver driver, SlackPeople people, SlackPoster poster,
-            Function<String, Binding> byChannel, Clock clock, Supplier<String> botUserId) {
+            Function<String, Binding> byChannel, Clock clock, Supplier<String> botUserId, SlackApprovers approvers,
+            SlackApi api) {
         this.app = app;
         this.store = store;
         this.chats = chats;
@@ -63,6 +66,8 @@ final class SlackIntake {
         this.byChannel = byChannel;
         this.clock = clock;
         this.botUserId = botUserId;
+        this.approvers = approvers;
+        this.api = api;
     }
 
     /** Handles an {@code event_callback} envelope recorded under {@code eventId}; blocks. */
@@ -116,6 +121,10 @@ final class SlackIntake {
             poster.say(t.channel(), threadTs, "Mention me with a message for the agent.");
             return;
         }
+        if (t.threadTs() != null && !mayAnswer(thread, t.channel(), threadTs, t.user(), t.text())) {
+            keep(threadId, t.ts(), t.user(), t.text());
+            return;
+        }
         if (accept(thread, t.channel(), threadTs, t.ts(), text, people.actor(t.user())) && !side.isEmpty()) {
             store.dropSideMessages(threadId, side.get(side.size() - 1).ts());
         }
@@ -127,12 +136,70 @@ final class SlackIntake {
         if (thread == null) {
             return; // a thread the bot is not part of
         }
-        if (await(driver.awaitsAnswer(threadId))) {
+        if (await(driver.awaitsAnswer(threadId)) && mayAnswer(thread, r.channel(), r.threadTs(), r.user(), r.text())) {
             accept(thread, r.channel(), r.threadTs(), r.ts(), bounded(r.text(), MAX_TEXT), people.actor(r.user()));
-        } else if (store.sideMessageCount(threadId) < MAX_SIDE_MESSAGES) {
-            store.addSideMessage(threadId, r.ts(), r.user(), bounded(r.text(), MAX_SIDE_CHARS));
+        } else {
+            keep(threadId, r.ts(), r.user(), r.text());
+        }
+    }
+
+    /** A reply that is not for the agent now: kept to reach it inside the next turn, as untrusted data. */
+    private void keep(String threadId, String ts, String user, String text) {
+        if (store.sideMessageCount(threadId) < MAX_SIDE_MESSAGES) {
+            store.addSideMessage(threadId, ts, user, bounded(text, MAX_SIDE_CHARS));
         } else {
             LOG.debug("slack {}: thread {} holds {} replies already; this one is not kept", app, threadId, MAX_SIDE_MESSAGES);
+        }
+    }
+
+    /**
+     * Whether a typed message may go to the thread's session as the answer it would be: while a kagent tool call
+     * waits for approval, the next message of the thread decides it (a clear yes approves), so only someone who
+     * may decide ({@link SlackApprovers}) is let through, and a yes only when Slack showed every call whole
+     * ({@link SlackBlocks#showsWhole}). Anyone refused is told, in the thread, to them alone.
+     */
+    private boolean mayAnswer(ChatThread thread, String channel, String threadTs, String user, String text) {
+        Hitl.Request.ToolApproval pending = pendingApproval(thread.threadId());
+        if (pending == null) {
+            return true;
+        }
+        SlackApprovers.Verdict v = approvers.verdict(thread.binding(), user, List.of());
+        if (!v.allowed()) {
+            tell(channel, threadTs, user, v.why() + " Your message was not taken as an answer.");
+            return false;
+        }
+        if (!SlackBlocks.showsWhole(pending) && Hitl.fromText(pending, text) instanceof Hitl.Answer.Decision d
+                && d.approved()) {
+            tell(channel, threadTs, user, NOT_SHOWN);
+            return false;
+        }
+        return true;
+    }
+
+    private static final String NOT_SHOWN = "Slack could not show these tool calls whole, so they cannot be approved "
+            + "from Slack; nothing was decided. You can reject them.";
+
+    /** The tool approval the thread's session waits for, or null (no question, or another kind). */
+    private Hitl.Request.ToolApproval pendingApproval(String threadId) {
+        if (!await(driver.awaitsAnswer(threadId))) {
+            return null;
+        }
+        List<Post> posts = chats.posts(threadId);
+        for (int i = posts.size() - 1; i >= 0; i--) {
+            Post p = posts.get(i);
+            if (Post.QUESTION.equals(p.kind())) {
+                return p.data() != null && Hitl.parseRequest(p.data()) instanceof Hitl.Request.ToolApproval a ? a : null;
+            }
+        }
+        return null;
+    }
+
+    /** A message in the thread only {@code user} sees; a failure to tell is logged, nothing more. */
+    private void tell(String channel, String threadTs, String user, String text) {
+        try {
+            api.postEphemeral(channel, threadTs, user, text);
+        } catch (SlackApi.Failure e) {
+            LOG.warn("slack {}: could not tell {} in {}: {}", app, user, channel, e.getMessage());
         }
     }
 
@@ -206,6 +273,20 @@ final class SlackIntake {
         Hitl.Request request = Hitl.parseRequest(question.data());
         Hitl.Answer answer;
         if (actionId.equals(SlackBlocks.APPROVE) || actionId.equals(SlackBlocks.REJECT)) {
+            if (!(request instanceof Hitl.Request.ToolApproval approval)) {
+                return;
+            }
+            // the click's team claims, then who the person is: a button in the channel is no right to decide
+            SlackApprovers.Verdict v = approvers.verdict(thread.binding(), userId, teams(payload));
+            if (!v.allowed()) {
+                tell(channelId, threadTs, userId, v.why());
+                return;
+            }
+            // the button may be an old message's, or forged: Approve covers every call, so every call must show
+            if (actionId.equals(SlackBlocks.APPROVE) && !SlackBlocks.showsWhole(approval)) {
+                tell(channelId, threadTs, userId, NOT_SHOWN);
+                return;
+            }
             answer = new Hitl.Answer.Decision(actionId.equals(SlackBlocks.APPROVE), null);
         } else if (!(request instanceof Hitl.Request.AskUser ask)) {
             return;
@@ -245,6 +326,17 @@ final class SlackIntake {
                 LOG.error("slack {}: the answer to question {} was not accepted: {}", app, questionId, cause.toString());
             }
         }
+    }
+
+    /** The teams a click says its person is of: {@code user.team_id} and {@code team.id}, those present. */
+    private static List<String> teams(JsonObject payload) {
+        List<String> out = new ArrayList<>();
+        for (Object t : new Object[] {object(payload, "user").getValue("team_id"), object(payload, "team").getValue("id")}) {
+            if (t != null) {
+                out.add(t instanceof String s ? s : String.valueOf(t));
+            }
+        }
+        return out;
     }
 
     /** The value of a select's choice (a single select's option, or the first of several). */

@@ -47,11 +47,12 @@ public final class SlackPlatform implements ChatPlatform {
     /** app name → channel → the slack Binding in force there; replaced whole by {@link #bindings(List)} */
     private volatile Map<String, Map<String, Binding>> byAppAndChannel = Map.of();
     /**
-     * binding name → its app's name, and its question timeout. Never forgotten: a Binding removed while a turn of
+     * binding name → its app's name, its question timeout and its approvers. Never forgotten: a Binding removed while a turn of
      * its threads runs still has that turn's last post (the notice saying it was removed) shown by its app.
      */
     private final Map<String, String> appOfBinding = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Duration> questionTimeouts = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, List<String>> approvers = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SlackPlatform(List<App> apps, List<Binding> bindings, Clock clock) {
         this.apps = List.copyOf(apps);
@@ -72,6 +73,7 @@ public final class SlackPlatform implements ChatPlatform {
             }
             appOfBinding.put(b.name(), b.app());
             questionTimeouts.put(b.name(), b.questionTimeout());
+            approvers.put(b.name(), b.approvers());
             Map<String, Binding> channels = next.computeIfAbsent(b.app(), a -> new HashMap<>());
             // the first in configuration order wins a channel, as the loader's check expects
             b.channels().forEach(c -> channels.putIfAbsent(c, b));
@@ -114,10 +116,10 @@ public final class SlackPlatform implements ChatPlatform {
         this.chats = chats;
         Function<String, Duration> questionTimeout = questionTimeouts::get;
         for (App a : apps) {
-            SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout);
+            SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout, approvers::get);
             SlackIntake intake = new SlackIntake(a.name(), rt.store(), chats, driver,
                     new SlackPeople(rt.api(), clock), rt.poster(), channel -> bindingOf(a.name(), channel), clock,
-                    rt::botUserId);
+                    rt::botUserId, rt.approvers(), rt.api());
             runtimes.put(a.name(), rt);
             rt.attach(intake);
         }

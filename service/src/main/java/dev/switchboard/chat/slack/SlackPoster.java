@@ -46,6 +46,7 @@ final class SlackPoster {
     private final Clock clock;
     private final ScheduledExecutorService worker;
     private final Function<String, Duration> questionTimeout;
+    private final Function<String, String> deciders;
     private final Budget updates;
 
     // ---- worker-thread state ----
@@ -61,14 +62,16 @@ final class SlackPoster {
 
     /**
      * @param questionTimeout a binding's question timeout, by binding name, for the line under a question
+     * @param deciders who may decide a binding's tool calls, by binding name, for the line under an approval
      */
     SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker,
-            Function<String, Duration> questionTimeout) {
+            Function<String, Duration> questionTimeout, Function<String, String> deciders) {
         this.api = api;
         this.store = store;
         this.clock = clock;
         this.worker = worker;
         this.questionTimeout = questionTimeout;
+        this.deciders = deciders;
         this.updates = new Budget(20, 50.0 / 60.0, clock);
     }
 
@@ -317,7 +320,7 @@ final class SlackPoster {
         if (Post.QUESTION.equals(p.kind()) && p.data() != null && p.turnMessageId() != null) {
             List<Post> turn = store.turnPosts(p.turnMessageId());
             Post latest = turn.stream().filter(x -> x.id().equals(p.id())).findFirst().orElse(p);
-            return SlackBlocks.question(latest, turn, timeoutNote(q.thread().binding()));
+            return SlackBlocks.question(latest, turn, timeoutNote(q.thread().binding()), deciders.apply(q.thread().binding()));
         }
         String text = p.text() == null ? "" : p.text();
         return new SlackBlocks.Rendered(switch (p.kind()) {

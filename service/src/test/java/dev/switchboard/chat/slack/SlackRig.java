@@ -22,24 +22,28 @@ import java.util.List;
 /**
  * One Switchboard with a Slack app on a fake Slack, and a testkit agent behind its binding: what the Slack tests
  * drive. People write in the fake workspace ({@link #mention}, {@link #reply}); the event reaches Switchboard the
- * way the app's mode says (a signed POST, or an envelope over the socket).
+ * way the app's mode says (a signed POST, or an envelope over the socket). Public for the security tests, which
+ * drive Slack the same way.
  */
-final class SlackRig implements AutoCloseable {
+public final class SlackRig implements AutoCloseable {
 
-    static final String ADA = "U0ADA0001";
-    static final String GRACE = "U0GRACE01";
-    static final String CHANNEL = BridgeConfig.SLACK_CHANNEL;
+    public static final String ADA = "U0ADA0001";
+    public static final String GRACE = "U0GRACE01";
+    public static final String CHANNEL = BridgeConfig.SLACK_CHANNEL;
+    /** the action ids of an approval's buttons */
+    public static final String APPROVE = SlackBlocks.APPROVE;
+    public static final String REJECT = SlackBlocks.REJECT;
 
     final Vertx vertx = Vertx.vertx();
     /** the testkit agent; null for a kagent rig (see {@link #recorder}) */
     final TestAgent agent;
     /** what the agent was sent */
-    final Recorder recorder;
+    public final Recorder recorder;
     private final HttpServer agentServer;
-    final FakeSlack slack;
-    final String mode;
+    public final FakeSlack slack;
+    public final String mode;
     private final BridgeConfig config;
-    SwitchboardApp app;
+    public SwitchboardApp app;
 
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec) {
         this(dir, mode, slackOptions, agentOptions, bindingSpec, false);
@@ -91,8 +95,14 @@ final class SlackRig implements AutoCloseable {
     }
 
     /** A Slack app in {@code mode} and the testkit's kagent-v1 agent behind the binding. */
-    static SlackRig kagent(Path dir, String mode) {
-        return new SlackRig(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.kagent("sre"), null, false, c -> c, true);
+    public static SlackRig kagent(Path dir, String mode) {
+        return kagent(dir, mode, null);
+    }
+
+    /** As {@link #kagent(Path, String)}, with extra lines of the Binding's spec (e.g. its questions' approvers). */
+    public static SlackRig kagent(Path dir, String mode, String bindingSpec) {
+        return new SlackRig(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.kagent("sre"), bindingSpec, false,
+                c -> c, true);
     }
 
     SlackRig(Path dir, String mode) {
@@ -118,13 +128,13 @@ final class SlackRig implements AutoCloseable {
     }
 
     /** A person mentions the bot: the message is written in the workspace and its app_mention event delivered. */
-    Sent mention(String user, String text, String threadTs) {
+    public Sent mention(String user, String text, String threadTs) {
         String ts = slack.postAsUser(CHANNEL, threadTs, user, botMention() + " " + text);
         return new Sent(ts, deliver(slack.mentionEvent(CHANNEL, ts), EventOptions.defaults()));
     }
 
     /** A person replies in a thread without mentioning the bot: a message event. */
-    Sent reply(String user, String text, String threadTs) {
+    public Sent reply(String user, String text, String threadTs) {
         String ts = slack.postAsUser(CHANNEL, threadTs, user, text);
         return new Sent(ts, deliver(slack.messageEvent(CHANNEL, ts), EventOptions.defaults()));
     }
@@ -139,11 +149,62 @@ final class SlackRig implements AutoCloseable {
     }
 
     /** What the bot wrote in a thread, oldest first. */
-    List<SlackMessage> botReplies(String threadTs) {
+    public List<SlackMessage> botReplies(String threadTs) {
         return slack.thread(CHANNEL, threadTs).stream().filter(SlackMessage::fromBot).toList();
     }
 
-    record Sent(String ts, Delivery delivery) {}
+    public record Sent(String ts, Delivery delivery) {}
+
+    // ---- clicks ----
+
+    /** The elements of a message's actions blocks (buttons, selects). */
+    public static List<JsonObject> elements(SlackMessage m) {
+        io.vertx.core.json.JsonArray blocks = m.blocks() == null ? new io.vertx.core.json.JsonArray()
+                : new io.vertx.core.json.JsonArray(m.blocks());
+        return blocks.stream().map(JsonObject.class::cast).filter(b -> "actions".equals(b.getString("type")))
+                .flatMap(b -> b.getJsonArray("elements").stream().map(JsonObject.class::cast)).toList();
+    }
+
+    /** A message's element {@code actionId}, if it shows one. */
+    public static java.util.Optional<JsonObject> element(SlackMessage m, String actionId) {
+        return elements(m).stream().filter(e -> actionId.equals(e.getString("action_id"))).findFirst();
+    }
+
+    /** The bot's message in the thread that shows element {@code actionId}, once it does. */
+    public SlackMessage awaitElement(String threadTs, String actionId) {
+        org.awaitility.Awaitility.await().until(() -> botReplies(threadTs).stream()
+                .anyMatch(m -> element(m, actionId).isPresent()));
+        return botReplies(threadTs).stream().filter(m -> element(m, actionId).isPresent()).findFirst().orElseThrow();
+    }
+
+    /**
+     * A click on button {@code actionId} (with {@code value}) of {@code message}, as Slack sends it: a block_actions
+     * payload naming the clicker ({@code user.team_id} their own team) and the workspace ({@code team.id}).
+     */
+    public JsonObject buttonClick(SlackMessage message, String threadTs, String user, String userTeam, String actionId,
+            String value) {
+        return new JsonObject().put("type", "block_actions")
+                .put("team", new JsonObject().put("id", slack.options().teamId()))
+                .put("user", new JsonObject().put("id", user).put("team_id", userTeam))
+                .put("channel", new JsonObject().put("id", CHANNEL))
+                .put("container", new JsonObject().put("type", "message").put("message_ts", message.ts())
+                        .put("channel_id", CHANNEL).put("thread_ts", threadTs))
+                .put("message", new JsonObject().put("ts", message.ts()).put("thread_ts", threadTs))
+                .put("actions", new io.vertx.core.json.JsonArray().add(new JsonObject().put("action_id", actionId)
+                        .put("type", "button").put("value", value)));
+    }
+
+    /** Delivers an interaction payload the app's way: a signed POST to /slack/interactions, or over the socket. */
+    public void deliverInteraction(JsonObject payload) {
+        if (mode.equals("socket")) {
+            slack.pushInteraction(payload);
+        } else {
+            Delivery d = events().interaction(app.baseUrl() + "/slack/interactions", payload);
+            if (d.status() != 200) {
+                throw new AssertionError("interaction answered " + d.status());
+            }
+        }
+    }
 
     @Override
     public void close() {

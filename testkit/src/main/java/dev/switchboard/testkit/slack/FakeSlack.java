@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fake Slack workspace for tests, on one Vert.x server at 127.0.0.1: the Web API methods a chat bridge calls
- * ({@code auth.test}, {@code users.info}, {@code chat.postMessage}, {@code chat.update},
- * {@code conversations.replies}, {@code apps.connections.open}) at {@link #apiUrl()}, and the Socket Mode WebSocket
+ * ({@code auth.test}, {@code users.info}, {@code chat.postMessage}, {@code chat.update}, {@code chat.postEphemeral},
+ * {@code conversations.replies}, {@code usergroups.users.list}, {@code apps.connections.open}) at {@link #apiUrl()}, and the Socket Mode WebSocket
  * at {@code /socket}. It is proven against the official Java SDK ({@code slack-api-client}), so a product test can
  * point the SDK here ({@code SlackConfig.setMethodsEndpointUrlPrefix(fake.apiUrl())}) and assert on what it posted.
  *
@@ -52,8 +52,10 @@ public final class FakeSlack {
         router.route().handler(ctx -> ctx.response().setStatusCode(404)
                 .putHeader("Content-Type", "application/json")
                 .end(WebApi.error("unknown_method").encode()));
-        HttpServer server = vertx.createHttpServer(
-                new HttpServerOptions().setHost("127.0.0.1").setPort(0).setHttp2ClearTextEnabled(false));
+        // a message's blocks are one form field of up to 50 blocks of 3,000 characters (url-encoded): more than
+        // Vert.x's default 8 KB for a form attribute, which Slack takes
+        HttpServer server = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0)
+                .setHttp2ClearTextEnabled(false).setMaxFormAttributeSize(1024 * 1024));
         server.webSocketHandler(ws -> {
             if ("/socket".equals(ws.path())) {
                 socket.accept(ws);
@@ -95,6 +97,27 @@ public final class FakeSlack {
     /** Adds (or replaces) a person {@code users.info} knows. */
     public FakeSlack addUser(String id, String displayName, String realName, String email) {
         workspace.addUser(new Workspace.User(id, displayName, realName, email));
+        return this;
+    }
+
+    /**
+     * Adds a guest: {@code users.info} says {@code is_restricted} (and {@code is_ultra_restricted} for a
+     * single-channel guest).
+     */
+    public FakeSlack addGuest(String id, String displayName, boolean singleChannel) {
+        workspace.addUser(new Workspace.User(id, displayName, displayName, null, null, singleChannel ? "single" : "multi"));
+        return this;
+    }
+
+    /** Adds a person of another organisation, as Slack Connect shows them: {@code users.info} names their team. */
+    public FakeSlack addExternalUser(String id, String displayName, String teamId) {
+        workspace.addUser(new Workspace.User(id, displayName, displayName, null, teamId, null));
+        return this;
+    }
+
+    /** Adds (or replaces) a user group ({@code S…}) that {@code usergroups.users.list} answers with its members. */
+    public FakeSlack addUserGroup(String groupId, String... userIds) {
+        workspace.userGroup(groupId, List.of(userIds));
         return this;
     }
 

@@ -89,7 +89,7 @@ final class WebApi {
     private JsonObject answer(String method, Map<String, String> params, String token) {
         boolean known = switch (method) {
             case "auth.test", "users.info", "chat.postMessage", "chat.update", "conversations.replies",
-                    "apps.connections.open" -> true;
+                    "apps.connections.open", "chat.postEphemeral", "usergroups.users.list" -> true;
             default -> false;
         };
         if (!known) {
@@ -108,6 +108,8 @@ final class WebApi {
             case "chat.postMessage" -> postMessage(params);
             case "chat.update" -> update(params);
             case "conversations.replies" -> replies(params);
+            case "chat.postEphemeral" -> postEphemeral(params);
+            case "usergroups.users.list" -> userGroupUsers(params);
             default -> ok().put("url", socketUrl.get());
         };
     }
@@ -131,11 +133,38 @@ final class WebApi {
         }
         return ok().put("user", new JsonObject()
                 .put("id", user.id())
-                .put("team_id", options.teamId())
+                .put("team_id", user.teamId() == null ? options.teamId() : user.teamId())
                 .put("name", user.displayName())
                 .put("real_name", user.realName())
                 .put("is_bot", false)
+                .put("is_restricted", user.guest() != null)
+                .put("is_ultra_restricted", "single".equals(user.guest()))
                 .put("profile", profile));
+    }
+
+    /**
+     * Shown only to {@code user}, so the workspace keeps nothing: a test reads it from the recorded call
+     * ({@link FakeSlack#calls(String)}).
+     */
+    private JsonObject postEphemeral(Map<String, String> params) {
+        if (isBlank(params.get("channel"))) {
+            return error("channel_not_found");
+        }
+        if (isBlank(params.get("user")) || workspace.user(params.get("user")) == null) {
+            return error("user_not_in_channel");
+        }
+        if (isBlank(params.get("text")) && isBlank(params.get("blocks"))) {
+            return error("no_text");
+        }
+        return ok().put("message_ts", String.format("%d.%06d", Instant.now().getEpochSecond(), calls.size()));
+    }
+
+    private JsonObject userGroupUsers(Map<String, String> params) {
+        List<String> members = workspace.userGroup(params.get("usergroup"));
+        if (members == null) {
+            return error("no_such_subteam");
+        }
+        return ok().put("users", new JsonArray(members));
     }
 
     private JsonObject postMessage(Map<String, String> params) {

@@ -16,7 +16,15 @@ final class Workspace {
     /** 2026-01-01T00:00:00Z: message timestamps count up from here, in steps of 100 µs. */
     private static final long EPOCH_SECONDS = 1_767_225_600L;
 
-    record User(String id, String displayName, String realName, String email) {
+    /**
+     * @param teamId the person's own team; null for the workspace's (a Slack Connect user from another org has theirs)
+     * @param guest null for a full member, else {@code "multi"} ({@code is_restricted}) or {@code "single"}
+     *     (also {@code is_ultra_restricted}): a multi- or single-channel guest
+     */
+    record User(String id, String displayName, String realName, String email, String teamId, String guest) {
+        User(String id, String displayName, String realName, String email) {
+            this(id, displayName, realName, email, null, null);
+        }
     }
 
     /** A stored message; mutable, guarded by the workspace. */
@@ -51,6 +59,7 @@ final class Workspace {
     }
 
     private final Map<String, User> users = new HashMap<>();
+    private final Map<String, List<String>> userGroups = new HashMap<>();
     private final Map<String, List<Stored>> channels = new LinkedHashMap<>();
     private long clock;
 
@@ -60,6 +69,15 @@ final class Workspace {
 
     synchronized User user(String id) {
         return users.get(id);
+    }
+
+    synchronized void userGroup(String groupId, List<String> userIds) {
+        userGroups.put(groupId, List.copyOf(userIds));
+    }
+
+    /** A user group's members; null when there is no such group. */
+    synchronized List<String> userGroup(String groupId) {
+        return userGroups.get(groupId);
     }
 
     /** Stores a message with a fresh ts, strictly greater than every earlier one. */
