@@ -112,6 +112,7 @@ class MisspelledServerSettingsAreRefusedTest {
               ops: {listen: "127.0.0.1:9090"}
               insecure: false
               publicUrl: https://switchboard.example.com
+              hostNames: [switchboard.agents.svc]
               store: postgresql://db.internal:5432/switchboard?user=switchboard
               storePasswordSecretRef: {name: store, key: password}
               adminToken: an-admin-token-0123456789
