@@ -448,7 +448,7 @@ public final class SessionDriver implements AutoCloseable {
         if (!platforms.watchedHere(threadId)) {
             return; // nobody here shows the thread live: nothing to read
         }
-        store.post(postId).ifPresent(p -> store.thread(p.threadId()).ifPresent(t -> platforms.showElsewhere(t, p)));
+        store.post(threadId, postId).ifPresent(p -> store.thread(threadId).ifPresent(t -> platforms.showElsewhere(t, p)));
     }
 
     /** Renews this replica's leases; a session whose lease is lost leaves this replica (another drives it now). */
