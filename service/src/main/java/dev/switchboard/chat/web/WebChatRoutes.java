@@ -438,7 +438,7 @@ public final class WebChatRoutes {
 
     private void thread(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");
-        blocking(ctx, () -> store.thread(threadId).map(t -> {
+        blocking(ctx, () -> webThread(threadId).map(t -> {
             ObjectNode out = threadJson(t);
             ArrayNode posts = out.putArray("posts");
             store.posts(threadId).forEach(p -> posts.add(postJson(p)));
@@ -456,7 +456,7 @@ public final class WebChatRoutes {
     private void events(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");
         HttpServerResponse r = ctx.response();
-        blocking(ctx, () -> store.thread(threadId).isPresent(), exists -> {
+        blocking(ctx, () -> webThread(threadId).isPresent(), exists -> {
             if (!exists) {
                 noSuchThread(ctx, threadId);
                 return;
