@@ -111,7 +111,10 @@ public final class WebChatRoutes {
 
     public void mount(Router router) {
         BodyHandler body = JsonHttp.bodyOf(MAX_TEXT * 2L);
-        router.route("/api/chat/*").handler(this::guard);
+        router.route("/api/chat/*").handler(ctx -> {
+            NoFraming.on(ctx);
+            ctx.next();
+        }).handler(this::guard);
         router.get("/api/chat/me").handler(ctx -> json(ctx.response(), 200, actorJson(user(ctx))));
         router.get("/api/chat/channels").handler(this::channels);
         router.get("/api/chat/channels/:channel/threads").handler(this::threads);
@@ -140,6 +143,7 @@ public final class WebChatRoutes {
      */
     public void mountPage(Router router) {
         router.get("/*").handler(ctx -> {
+            NoFraming.on(ctx);
             if (own.hostAllowed(ctx.request())) {
                 ctx.next();
             } else {
