@@ -67,7 +67,9 @@
     thread: null, // {threadId, channel, title}
     threadMissing: false,
     posts: new Map(), // id -> Post from the server
-    pending: new Map(), // messageId -> {messageId, threadId, text, status, error, createdAt}
+    // messageId (our idempotency key) -> {messageId, postId, threadId, text, status, error, createdAt}; postId is the
+    // id the server derived from the key and told us, the id its post will have
+    pending: new Map(),
     postEls: new Map(), // id -> <li>
     es: null, // the live stream's AbortController
     esGen: 0,
@@ -656,6 +658,9 @@
     if (post.kind === 'user') {
       state.pending.delete(post.id);
       if (post.turnMessageId) state.pending.delete(post.turnMessageId);
+      for (const [key, p] of state.pending) {
+        if (p.postId && (p.postId === post.id || p.postId === post.turnMessageId)) state.pending.delete(key);
+      }
     }
   }
 
@@ -682,6 +687,11 @@
     return states;
   }
 
+  /** A structured answer's post: its id is derived from the question's (answer-<id> in threads older than that). */
+  function answerTo(q) {
+    return state.posts.get('web-answer-' + q.id) || state.posts.get('answer-' + q.id);
+  }
+
   /**
    * The question still waiting for its answer, if any: the last question, while its turn waits for an answer. A plain
    * question is answered by the next user post; one that wants a structured answer (kagent) waits on after a typed
@@ -695,7 +705,7 @@
       if (p.kind === 'question') {
         const turn = p.turnMessageId ? states.get(p.turnMessageId) : undefined;
         if (turn !== undefined && turn !== 'waiting_for_answer') return null;
-        if (hitlType(p)) return state.posts.has('answer-' + p.id) ? null : p;
+        if (hitlType(p)) return answerTo(p) ? null : p;
         return userAfter ? null : p;
       }
     }
@@ -1048,7 +1058,7 @@ function clippedPre(text, limit, testid) {
   /** What the card says about its answer, and whether it still takes one. */
   function hitlAnswerState(q, open) {
     const local = state.answers.get(q.id);
-    const answered = state.posts.get('answer-' + q.id); // the answer's id is the question's
+    const answered = answerTo(q);
     const busy = !!local && (local.status === 'sending' || local.status === 'sent');
     let status = '';
     let decision = local ? local.decision || '' : '';
@@ -1403,11 +1413,14 @@ function clippedPre(text, limit, testid) {
     p.error = null;
     scheduleRender();
     try {
-      await postWithRetry('/api/chat/threads/' + enc(p.threadId) + '/messages',
+      const sent = await postWithRetry('/api/chat/threads/' + enc(p.threadId) + '/messages',
         { text: p.text, messageId: p.messageId }, () => {
           p.status = 'retrying';
           scheduleRender();
         });
+      // the post's id is the server's, derived from our messageId: the pending copy gives way when that post arrives
+      if (sent && sent.messageId) p.postId = sent.messageId;
+      if (p.postId && state.posts.has(p.postId)) state.pending.delete(p.messageId);
     } catch (e) {
       if (!state.pending.has(p.messageId)) return; // the server's post already arrived
       if (e.retryable) {

@@ -456,7 +456,7 @@ public final class SessionDriver implements AutoCloseable {
             store.thread(threadId).ifPresent(t -> store.posts(threadId).forEach(p -> platforms.showElsewhere(t, p)));
             return;
         }
-        store.post(postId).ifPresent(p -> store.thread(p.threadId()).ifPresent(t -> platforms.showElsewhere(t, p)));
+        store.post(threadId, postId).ifPresent(p -> store.thread(threadId).ifPresent(t -> platforms.showElsewhere(t, p)));
     }
 
     /** Renews this replica's leases; a session whose lease is lost leaves this replica (another drives it now). */

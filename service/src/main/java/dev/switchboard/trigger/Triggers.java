@@ -3,6 +3,7 @@ package dev.switchboard.trigger;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.Binding;
 import dev.switchboard.bridge.SessionDriver;
+import dev.switchboard.bridge.TurnRefused;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
@@ -134,6 +135,11 @@ public final class Triggers {
         synchronized (locks.computeIfAbsent(name, k -> new Object())) {
             Optional<Post> existing = chats.post(messageId);
             if (existing.isPresent()) {
+                if (!isTurnOf(t, existing.get())) {
+                    // the id is this trigger's by construction (no caller picks a post id, issue 22); a post of it that
+                    // is not this trigger's turn (planted while callers could) is told, never taken as a duplicate
+                    throw new TurnRefused.MessageIdTaken(messageId);
+                }
                 return new Accepted(existing.get().threadId(), messageId, true);
             }
             String groupHash = hex(sha256((t.binding().name() + "\n" + t.channel() + "\n" + n.groupKey())
@@ -146,6 +152,12 @@ public final class Triggers {
             Post accepted = await(driver.accept(thread, messageId, n.text(), null, traceparent, tracestate));
             return new Accepted(thread.threadId(), accepted.id(), false);
         }
+    }
+
+    /** A turn no person wrote, in a thread of the trigger's Binding: what an earlier delivery left. */
+    private boolean isTurnOf(Trigger t, Post p) {
+        return Post.USER.equals(p.kind()) && p.author() == null
+                && chats.thread(p.threadId()).map(x -> x.binding().equals(t.binding().name())).orElse(false);
     }
 
     private ChatThread open(Trigger t, String groupHash, String title) {

@@ -84,6 +84,12 @@ public final class ChatStore {
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
+    /** The post {@code postId} when it is one of thread {@code threadId}'s. */
+    public Optional<Post> post(String threadId, String postId) {
+        List<Post> found = query(ChatSql.POST_IN_THREAD, ChatStore::post, postId, threadId);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
     public List<Post> posts(String threadId) {
         return query(ChatSql.POSTS_OF_THREAD, ChatStore::post, threadId);
     }
@@ -181,7 +187,7 @@ public final class ChatStore {
                 if (e instanceof Effect.ShowAnswer a) {
                     String id = answerPostId(a.messageId());
                     String parts = session.turn(a.messageId()).map(t -> SessionFormat.answerParts(t.progress())).orElse(null);
-                    if (!updateReturning(c, changed, ChatSql.UPDATE_ANSWER, a.text(), parts, now.toString(), id)) {
+                    if (!updateReturning(c, changed, ChatSql.UPDATE_ANSWER, a.text(), parts, now.toString(), id, threadId)) {
                         changed.add(appendIn(c, threadId, id, Post.AGENT, a.text(), null, a.messageId(), null, now, parts));
                         appended = true;
                     }
@@ -205,8 +211,8 @@ public final class ChatStore {
                     String state = t.state().name().toLowerCase(java.util.Locale.ROOT);
                     // a reply first taken as an answer may become a turn of its own: it then follows its own state
                     updateIn(c, dialect == Database.Dialect.POSTGRESQL ? ChatSql.ADOPT_TURN_POSTGRESQL : ChatSql.ADOPT_TURN,
-                            t.messageId());
-                    updateReturning(c, changed, ChatSql.TURN_STATE, state, now.toString(), t.messageId());
+                            t.messageId(), threadId);
+                    updateReturning(c, changed, ChatSql.TURN_STATE, state, now.toString(), t.messageId(), threadId);
                 }
             }
             if (appended) {
@@ -248,16 +254,17 @@ public final class ChatStore {
     public Optional<Session> session(String threadId) {
         List<Session> found = query(ChatSql.SESSION_BY_THREAD,
                 rs -> readSession(rs.getString(1)), threadId);
-        return found.isEmpty() ? Optional.empty() : Optional.of(withAnswerPost(found.get(0)));
+        return found.isEmpty() ? Optional.empty() : Optional.of(withAnswerPost(threadId, found.get(0)));
     }
 
-    private Session withAnswerPost(Session s) {
+    private Session withAnswerPost(String threadId, Session s) {
         if (s.active().isEmpty() || s.active().get().taskId() == null) {
             return s; // no task yet: nothing was streamed
         }
-        List<Session> read = query(ChatSql.POST_BY_ID, rs -> SessionFormat.withAnswerPost(s, rs.getString("text"),
+        // the thread's own answer post only: a post of that id elsewhere is not this session's answer
+        List<Session> read = query(ChatSql.POST_IN_THREAD, rs -> SessionFormat.withAnswerPost(s, rs.getString("text"),
                 rs.getString("answer_parts"), Instant.parse(rs.getString("updated_at"))),
-                answerPostId(s.active().get().messageId()));
+                answerPostId(s.active().get().messageId()), threadId);
         return read.isEmpty() ? s : read.get(0);
     }
 
@@ -273,7 +280,7 @@ public final class ChatStore {
             out.put(rs.getString(1), readSession(rs.getString(2)));
             return null;
         });
-        out.replaceAll((id, s) -> withAnswerPost(s));
+        out.replaceAll(this::withAnswerPost);
         return out;
     }
 

@@ -70,7 +70,7 @@ public final class WebChatRoutes {
     /** the Bindings in force, read at each request: the Kubernetes watch changes them while the service runs */
     private final java.util.function.Supplier<List<Binding>> bindings;
     private final java.util.function.Function<String, String> descriptions;
-    /** messageId → the thread a new-thread POST is opening for it, while it is being accepted */
+    /** the opening message's id → the thread a new-thread POST is opening for it, while it is being accepted */
     private final java.util.concurrent.ConcurrentHashMap<String, Future<Opened>> opening =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -112,7 +112,10 @@ public final class WebChatRoutes {
 
     public void mount(Router router) {
         BodyHandler body = JsonHttp.bodyOf(MAX_TEXT * 2L);
-        router.route("/api/chat/*").handler(this::guard);
+        router.route("/api/chat/*").handler(ctx -> {
+            NoFraming.on(ctx);
+            ctx.next();
+        }).handler(this::guard);
         router.get("/api/chat/me").handler(ctx -> json(ctx.response(), 200, actorJson(user(ctx))));
         router.get("/api/chat/channels").handler(this::channels);
         router.get("/api/chat/channels/:channel/threads").handler(this::threads);
@@ -140,7 +143,10 @@ public final class WebChatRoutes {
      * identity (it asks for an API key when the API wants one); only our own host names reach it (HostCheck).
      */
     public void mountPage(Router router) {
-        router.get("/*").handler(StaticHandler.create("webchat").setIndexPage("index.html").setCachingEnabled(false));
+        router.get("/*").handler(ctx -> {
+            NoFraming.on(ctx);
+            ctx.next();
+        }).handler(StaticHandler.create("webchat").setIndexPage("index.html").setCachingEnabled(false));
     }
 
     /** Identity (401), then for a POST: our own page (403) and JSON (415); the Host (421) was checked before any route. */
@@ -228,13 +234,16 @@ public final class WebChatRoutes {
         Actor user = user(ctx);
         // a retried POST with the same messageId finds its thread instead of opening another, also while the
         // first is still being accepted: concurrent POSTs of one messageId share one opening
+        String messageId = WebMessageIds.opening(channel, m.key());
         boolean[] first = {false};
-        Future<Opened> opened = opening.computeIfAbsent(m.messageId, id -> {
+        Future<Opened> opened = opening.computeIfAbsent(messageId, id -> {
             first[0] = true;
             return vertx.executeBlocking(() -> {
                 var existing = store.post(id);
                 if (existing.isPresent()) {
-                    return store.thread(existing.get().threadId()).orElseThrow();
+                    // the id is this channel's by construction; a thread elsewhere is never handed out for it
+                    return webThread(existing.get().threadId()).filter(t -> t.channel().equals(channel))
+                            .orElseThrow(() -> new TurnRefused.MessageIdTaken(id));
                 }
                 var now = clock.instant();
                 ChatThread t = new ChatThread(UUID.randomUUID().toString(), WebChatPlatform.NAME, channel, binding.name(), title(m.text),
@@ -246,7 +255,7 @@ public final class WebChatRoutes {
         });
         if (first[0]) {
             // from now on the store knows the message (or it was refused): later retries look it up there
-            opened.onComplete(ar -> opening.remove(m.messageId, opened));
+            opened.onComplete(ar -> opening.remove(messageId, opened));
         }
         opened.onComplete(ar -> {
             if (ar.failed()) {
@@ -287,12 +296,12 @@ public final class WebChatRoutes {
             return;
         }
         Actor user = user(ctx);
-        blocking(ctx, () -> store.thread(threadId).orElse(null), thread -> {
-            if (thread == null || !WebChatPlatform.NAME.equals(thread.platform())) {
-                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+        blocking(ctx, () -> webThread(threadId).map(t -> new Target(t, messageIn(t, m.key()))).orElse(null), target -> {
+            if (target == null) {
+                noSuchThread(ctx, threadId);
                 return;
             }
-            driver.accept(thread, m.messageId, m.text, user, ctx.request().getHeader("traceparent"),
+            driver.accept(target.thread(), target.messageId(), m.text(), user, ctx.request().getHeader("traceparent"),
                     ctx.request().getHeader("tracestate")).onComplete(ar -> {
                 if (ar.failed()) {
                     refused(ctx.response(), ar.cause());
@@ -305,11 +314,24 @@ public final class WebChatRoutes {
         });
     }
 
+    private record Target(ChatThread thread, String messageId) {}
+
+    /**
+     * The id of the message {@code key} names in {@code thread}: derived from the key ({@link WebMessageIds}), unless
+     * the key is a person's message of this thread already (the id this API answered with, or one a caller chose
+     * before ids were derived): then that message, so that its retry finds it. Never a post of another thread, nor
+     * anything but a person's message.
+     */
+    private String messageIn(ChatThread thread, String key) {
+        return store.post(thread.threadId(), key).filter(p -> Post.USER.equals(p.kind())).map(Post::id)
+                .orElseGet(() -> WebMessageIds.message(thread.threadId(), key));
+    }
+
     /**
      * A structured answer to a kagent-v1 question: {@code {"questionId", "decision": "approve"|"reject", "reason"?}}
      * for an approval, {@code {"questionId", "answers": [...]}} for ask-user (one entry per question: a string, or a
      * list of strings for a question that allows several). One answer per question however often it is sent: its
-     * messageId is the question's.
+     * messageId is derived from the question's ({@link WebMessageIds#answer}).
      */
     private void newAnswer(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");
@@ -322,12 +344,12 @@ public final class WebChatRoutes {
             return;
         }
         Actor user = user(ctx);
-        blocking(ctx, () -> store.thread(threadId).orElse(null), thread -> {
-            if (thread == null || !WebChatPlatform.NAME.equals(thread.platform())) {
-                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+        blocking(ctx, () -> webThread(threadId).orElse(null), thread -> {
+            if (thread == null) {
+                noSuchThread(ctx, threadId);
                 return;
             }
-            driver.answer(thread, "answer-" + a.questionId(), a.questionId(), a.answer(), Hitl.label(a.answer()), user)
+            driver.answer(thread, WebMessageIds.answer(a.questionId()), a.questionId(), a.answer(), Hitl.label(a.answer()), user)
                     .onComplete(ar -> {
                         if (ar.failed()) {
                             refused(ctx.response(), ar.cause());
@@ -409,14 +431,14 @@ public final class WebChatRoutes {
 
     private void thread(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");
-        blocking(ctx, () -> store.thread(threadId).map(t -> {
+        blocking(ctx, () -> webThread(threadId).map(t -> {
             ObjectNode out = threadJson(t);
             ArrayNode posts = out.putArray("posts");
             store.posts(threadId).forEach(p -> posts.add(postJson(p)));
             return out;
         }).orElse(null), out -> {
             if (out == null) {
-                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+                noSuchThread(ctx, threadId);
             } else {
                 json(ctx.response(), 200, out);
             }
@@ -427,9 +449,9 @@ public final class WebChatRoutes {
     private void events(RoutingContext ctx) {
         String threadId = ctx.pathParam("threadId");
         HttpServerResponse r = ctx.response();
-        blocking(ctx, () -> store.thread(threadId).isPresent(), exists -> {
+        blocking(ctx, () -> webThread(threadId).isPresent(), exists -> {
             if (!exists) {
-                error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+                noSuchThread(ctx, threadId);
                 return;
             }
             if (r.closed()) {
@@ -469,9 +491,26 @@ public final class WebChatRoutes {
         });
     }
 
+    /**
+     * The thread, when it is one the web chat shows: a thread of the web platform (M1). A Slack thread (a private
+     * channel, a DM) in the same store is not, whoever knows its id; it is answered as a missing one.
+     */
+    private Optional<ChatThread> webThread(String threadId) {
+        return store.thread(threadId).filter(t -> WebChatPlatform.NAME.equals(t.platform()));
+    }
+
+    /** The same answer for a thread that does not exist and one that is not the web chat's: it tells neither apart. */
+    private static void noSuchThread(RoutingContext ctx, String threadId) {
+        error(ctx.response(), 404, "no such thread: " + threadId, "threadId");
+    }
+
     // ---- input ----
 
-    private record Message(String messageId, String text) {}
+    /**
+     * A person's message as sent: {@code key} is the caller's {@code messageId} (one of ours when it sent none), an
+     * idempotency key only; the message's id is derived from it by {@link WebMessageIds}.
+     */
+    private record Message(String key, String text) {}
 
     /** The body {text, messageId?}; answers 400 naming the field and returns null when it is wrong. */
     private Message message(RoutingContext ctx) {

@@ -135,11 +135,10 @@ class FaultSoak {
                 for (int k = 1; k < perThread; k += 2) {
                     List<String> pair = new ArrayList<>();
                     for (int j = k; j < Math.min(k + 2, perThread); j++) {
-                        String messageId = "soak-" + n + "-" + j;
                         String text = "thread " + n + ", turn " + j;
+                        String messageId = post(c, threadId, "soak-" + n + "-" + j, text);
                         texts.put(messageId, text);
                         threadOf.put(messageId, threadId);
-                        post(c, threadId, messageId, text);
                         pair.add(messageId);
                     }
                     for (String messageId : pair) {
@@ -241,23 +240,26 @@ class FaultSoak {
 
     // ================= a person =================
 
-    /** Writes a message, again and again with the same messageId while the service is down, until it is accepted. */
-    static void post(ChatApi chat, String threadId, String messageId, String text) {
-        post(() -> chat, threadId, messageId, text);
+    /**
+     * Writes a message, again and again with the same messageId while the service is down, until it is accepted; returns
+     * the id the service gave it (derived from the messageId, the same for every attempt).
+     */
+    static String post(ChatApi chat, String threadId, String messageId, String text) {
+        return post(() -> chat, threadId, messageId, text);
     }
 
     /** As {@link #post(ChatApi, String, String, String)}, each attempt to the replica {@code chat} names then. */
-    static void post(Supplier<ChatApi> chat, String threadId, String messageId, String text) {
-        Awaitility.await("message " + messageId + " accepted").atMost(TURN_DEADLINE).pollDelay(Duration.ZERO)
+    static String post(Supplier<ChatApi> chat, String threadId, String messageId, String text) {
+        return Awaitility.await("message " + messageId + " accepted").atMost(TURN_DEADLINE).pollDelay(Duration.ZERO)
                 .pollInterval(Duration.ofMillis(100)).until(() -> {
                     try {
                         HttpResponse<String> r = chat.get().trySend("/api/chat/threads/" + threadId + "/messages", text,
                                 messageId);
-                        return r.statusCode() == 201;
+                        return r.statusCode() == 201 ? ChatApi.read(r.body()).path("messageId").asText() : null;
                     } catch (IOException e) {
-                        return false; // the service is down (or died under the call): write it again
+                        return null; // the service is down (or died under the call): write it again
                     }
-                });
+                }, java.util.Objects::nonNull);
     }
 
     static void awaitFinal(ChatApi chat, String threadId, String messageId) {

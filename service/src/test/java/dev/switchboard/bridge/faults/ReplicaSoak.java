@@ -146,11 +146,10 @@ class ReplicaSoak {
                 for (int k = 1; k < perThread; k += 2) {
                     List<String> pair = new ArrayList<>();
                     for (int j = k; j < Math.min(k + 2, perThread); j++) {
-                        String messageId = "replica-soak-" + n + "-" + j;
                         String text = "thread " + n + ", turn " + j;
+                        String messageId = FaultSoak.post(any, threadId, "replica-soak-" + n + "-" + j, text);
                         texts.put(messageId, text);
                         threadOf.put(messageId, threadId);
-                        FaultSoak.post(any, threadId, messageId, text);
                         pair.add(messageId);
                     }
                     for (String messageId : pair) {

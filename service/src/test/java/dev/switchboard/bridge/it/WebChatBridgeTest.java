@@ -391,24 +391,27 @@ class WebChatBridgeTest {
     void aRepeatedMessageIdIsTheSameTurn(ProtocolVersion v) {
         String name = channel("slow", v);
         String suffix = v == ProtocolVersion.V1_0 ? "10" : "03";
-        String threadMessage = "repeat-thread-" + suffix;
-        String replyMessage = "repeat-reply-" + suffix;
-        Sent first = chat.newThread(name, "once only", threadMessage, Map.of());
-        Sent again = chat.newThread(name, "once only", threadMessage, Map.of());
+        String threadKey = "repeat-thread-" + suffix;
+        String replyKey = "repeat-reply-" + suffix;
+        Sent first = chat.newThread(name, "once only", threadKey, Map.of());
+        Sent again = chat.newThread(name, "once only", threadKey, Map.of());
         assertThat(again).isEqualTo(first);
-        assertThat(first.messageId()).isEqualTo(threadMessage);
+        // the caller's messageId is a key: the message's id is the service's, derived from it (issue 22)
+        String threadMessage = first.messageId();
+        assertThat(threadMessage).startsWith("web-");
 
-        chat.send(first.threadId(), "a reply, once", replyMessage, Map.of());
-        // the retried POST while the turn is queued, and again after it has run
-        assertThat(chat.send(first.threadId(), "a reply, once", replyMessage, Map.of()).messageId()).isEqualTo(replyMessage);
+        String replyMessage = chat.send(first.threadId(), "a reply, once", replyKey, Map.of()).messageId();
+        // the retried POST while the turn is queued, and again after it has run; and with the id it was answered
+        assertThat(chat.send(first.threadId(), "a reply, once", replyKey, Map.of()).messageId()).isEqualTo(replyMessage);
         chat.awaitState(first.threadId(), replyMessage, "completed");
+        assertThat(chat.send(first.threadId(), "a reply, once", replyKey, Map.of()).messageId()).isEqualTo(replyMessage);
         assertThat(chat.send(first.threadId(), "a reply, once", replyMessage, Map.of()).messageId()).isEqualTo(replyMessage);
 
-        // the same messageId in another thread is refused, not turned into a second turn
+        // the same messageId in another thread is that thread's message: not this turn, nor a second run of it
         Sent other = chat.newThread(channel("echo", v), "another thread");
-        var refused = chat.post("/api/chat/threads/" + other.threadId() + "/messages",
-                ChatApi.body("hijack", replyMessage), Map.of());
-        assertThat(refused.statusCode()).isEqualTo(409);
+        Sent elsewhere = chat.send(other.threadId(), "hijack", replyKey, Map.of());
+        assertThat(elsewhere.messageId()).isNotEqualTo(replyMessage);
+        chat.awaitFinal(elsewhere);
 
         // and it stays that way for longer than a second run would take
         Awaitility.await("no second run of a repeated message").during(Duration.ofMillis(SLOW_MS + 300))
@@ -422,7 +425,7 @@ class WebChatBridgeTest {
         assertEcho(answerTo(posts, replyMessage), "a reply, once");
         assertThat(agents.get(name).recorder().messageIds()).containsOnlyOnce(threadMessage, replyMessage);
         assertThat(chat.posts(other.threadId())).filteredOn(Post::isUser).extracting(Post::id)
-                .containsExactly(other.messageId());
+                .containsExactly(other.messageId(), elsewhere.messageId());
     }
 
     @ParameterizedTest
@@ -444,9 +447,12 @@ class WebChatBridgeTest {
                 answers.add(ChatApi.read(r.body()));
             }
             assertThat(answers).extracting(a -> a.path("threadId").asText()).containsOnly(answers.get(0).path("threadId").asText());
+            assertThat(answers).extracting(a -> a.path("messageId").asText())
+                    .containsOnly(answers.get(0).path("messageId").asText());
             String threadId = answers.get(0).path("threadId").asText();
-            chat.awaitState(threadId, messageId, "completed");
-            assertThat(agents.get(name).recorder().messageIds()).containsOnlyOnce(messageId);
+            String opening = answers.get(0).path("messageId").asText();
+            chat.awaitState(threadId, opening, "completed");
+            assertThat(agents.get(name).recorder().messageIds()).containsOnlyOnce(opening);
             JsonNode threads = chat.get("/api/chat/channels/" + name + "/threads").path("threads");
             List<String> titled = new ArrayList<>();
             threads.forEach(t -> {

@@ -134,6 +134,32 @@ class ChatStoreOnBothDialectsTest {
         assertThat(store.post("m1").orElseThrow().state()).isEqualTo("running");
     }
 
+    /** Issue 22, H1: a post id that turned up in another thread (planted, or a bug) is never written for this one. */
+    @Test
+    void aStepWritesOnlyItsOwnThreadsPosts() {
+        store.createThread(new ChatThread("victim", "web", "ch", "b", "v", T0, T0));
+        store.createThread(new ChatThread("other", "web", "ch", "b", "o", T0, T0));
+        Session s = sample("busy.json");
+        store.commitStep("victim", s, List.of(), new Post("m1", "victim", 0, Post.USER, "mine", null, "m1", "queued", T0, T0),
+                T0);
+        // in another thread: a person's post named like m1's answer, and one that claims to belong to turn m1
+        store.commitStep("other", s, List.of(), new Post("answer-m1", "other", 0, Post.USER, "planted", null, "answer-m1",
+                "queued", T0, T0), T0);
+        store.commitStep("other", s, List.of(), new Post("r1", "other", 0, Post.USER, "claims m1", null, "m1", "queued",
+                T0, T0), T0);
+
+        List<Post> changed = store.commitStep("victim", s, List.of(new Effect.TurnStateChanged("m1", TurnView.RUNNING)),
+                null, T0.plusSeconds(1));
+        assertThat(changed).extracting(Post::id).containsExactly("m1");
+        assertThat(store.post("r1").orElseThrow().state()).isEqualTo("queued");
+        // the answer cannot be written where the planted post is: the step fails, and nothing of the other thread changes
+        assertThatThrownBy(() -> store.commitStep("victim", s, List.of(new Effect.ShowAnswer("m1", "the secret")), null,
+                T0.plusSeconds(2)));
+        assertThat(store.post("answer-m1").orElseThrow().text()).isEqualTo("planted");
+        assertThat(store.post("other", "answer-m1")).isPresent();
+        assertThat(store.post("victim", "answer-m1")).isEmpty();
+    }
+
     @Test
     void sessionsAreReadAsWrittenAndTheUnfinishedOnesArePendingOldestFirst() {
         for (String t : List.of("t1", "t2", "t3")) {
