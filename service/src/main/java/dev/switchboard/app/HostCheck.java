@@ -119,7 +119,10 @@ public final class HostCheck {
         if (!request.isEnded()) {
             request.response().putHeader(HttpHeaders.CONNECTION, "close"); // its body is not read
         }
-        request.response().setStatusCode(421).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(REFUSAL);
+        // a refusal is no page to frame, but it says so like every web-chat answer does (L4)
+        request.response().setStatusCode(421).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .putHeader("X-Frame-Options", "DENY").putHeader("Content-Security-Policy", "frame-ancestors 'none'")
+                .end(REFUSAL);
         return true;
     }
 
