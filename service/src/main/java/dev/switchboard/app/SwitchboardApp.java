@@ -13,6 +13,7 @@ import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
+import dev.switchboard.http.RequestBudget;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.gateway.AgentConnections;
@@ -148,7 +149,8 @@ public final class SwitchboardApp {
         // answers 503 naming what is pending, and a port in use fails the start as soon as the store would
         Starting starting = new Starting(vertx, readiness, meters);
         Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle, starting::front,
-                config.server().host(), config.server().port(), config.server().http());
+                config.server().host(), config.server().port(), config.server().http(),
+                new RequestBudget(config.server().gateway().maxRequestBytesInFlight()));
         Future<Opened> opening = vertx.executeBlocking(() -> {
             // the PostgreSQL password, when the config names one: never logged, never in a message
             String storePassword = config.server().storePasswordSecretRef() == null ? null
@@ -290,7 +292,7 @@ public final class SwitchboardApp {
         cards.mount(router);
         gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
-                tracing);
+                tracing, server.requestBudget());
         router.post("/a2a/:agentId").handler(gateway);
         router.get("/a2a/:agentId/stream").handler(gateway::handleStream);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")

@@ -2,6 +2,7 @@ package dev.switchboard.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -40,11 +41,16 @@ class StalledBodiesCannotExhaustMemoryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String KEY = "caller-key-0123456789abcdef";
     private static final String BYTES_GAUGE = "switchboard_gateway_request_bytes_in_flight";
-    private static final long BUDGET = 200_000;
+    private static final long BUDGET = 400_000;
+    /** What the routes that read a body before they know its sender may hold of it: half. */
+    private static final long ANONYMOUS_SHARE = BUDGET / 2;
     /** Below every route's own maximum (the chat API's 64 KiB is the smallest). */
     private static final int STALLED = 50_000;
     private static final List<String> UNAUTHENTICATED = List.of("/slack/events", "/slack/interactions", "/agents/register",
             "/triggers/x", "/api/chat/threads");
+
+    /** The routes that must read a body before they can check its sender (a signature over it, a token in it). */
+    private static final List<String> READ_BEFORE_CHECKED = List.of("/slack/events", "/slack/interactions", "/agents/register");
 
     @TempDir
     Path dir;
@@ -64,7 +70,7 @@ class StalledBodiesCannotExhaustMemoryTest {
                 .withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
         app = BridgeConfig.server(dir.resolve("switchboard.db"), """
                         apiKeys: [{name: caller, key: %s}]
-                        gateway: {maxRequestBytes: 60000, maxRequestBytesInFlight: %d}
+                        gateway: {maxRequestBytes: 150000, maxRequestBytesInFlight: %d}
                         http: {bodyReadTimeout: 5m, idleTimeout: 5m, headerReadTimeout: 5m}
                         """.formatted(KEY, BUDGET))
                 .slackAgent("sre", agent.url(), "events", slack.apiUrl(), null)
@@ -87,11 +93,12 @@ class StalledBodiesCannotExhaustMemoryTest {
     void stalledBodiesBeyondTheBudgetAreRefusedAndTheServerKeepsServing() throws Exception {
         List<RawHttp> stalled = new ArrayList<>();
         try {
-            // four stalled callers hold the whole budget: each declared 50,000 bytes and sent a few
-            for (String path : List.of("/slack/events", "/slack/interactions", "/agents/register", "/triggers/x")) {
+            // four stalled callers hold the anonymous share of the budget: each declared 50,000 bytes and sent a few (to
+            // the routes that read a body before they check its sender: the triggers and the chat API check first)
+            for (String path : List.of("/slack/events", "/slack/interactions", "/agents/register", "/slack/events")) {
                 stalled.add(stall(path, STALLED));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == BUDGET);
+            await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo(ANONYMOUS_SHARE));
 
             // many more to every route: refused at once, unread, as busy
             for (int i = 0; i < 10; i++) {
@@ -111,33 +118,45 @@ class StalledBodiesCannotExhaustMemoryTest {
             try (RawHttp tooLarge = stall("/agents/register", 300_000)) {
                 assertThat(tooLarge.read().status()).isEqualTo(413);
             }
-            // the gateway's bodies count against the same budget
-            assertThat(gatewayCall().statusCode()).isEqualTo(503);
+            // a keyed caller is served meanwhile: the other half of the budget is kept for callers whose key was checked
+            HttpResponse<String> keyed = gatewayCall();
+            assertThat(keyed.statusCode()).as(keyed.body()).isEqualTo(200);
+            // the gateway's bodies count against the same budget: a stalled keyed call takes most of the rest
+            RawHttp keyedStall = RawHttp.connect(base);
+            stalled.add(keyedStall);
+            keyedStall.head("POST /a2a/sre HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json",
+                    "Authorization: Bearer " + KEY, "Content-Length: 150000").write("{\"jsonrpc\":");
+            await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo(ANONYMOUS_SHARE + 150_000));
+            HttpResponse<String> noRoom = gatewayCall("x".repeat(100_000));
+            assertThat(noRoom.statusCode()).as(noRoom.body()).isEqualTo(503);
+            try (RawHttp more = stall("/slack/events", 1_000)) {
+                assertBusy("/slack/events, beside the gateway's", more.read());
+            }
             // the probes answer throughout
             assertThat(get("/healthz").statusCode()).isEqualTo(200);
-            assertThat(bytesInFlight()).isEqualTo(BUDGET);
+            assertThat(bytesInFlight()).isEqualTo(ANONYMOUS_SHARE + 150_000);
         } finally {
             stalled.forEach(RawHttp::close);
         }
 
         // the stalled callers left: every byte comes back, and a keyed caller is served again
-        await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo((long) 0));
         HttpResponse<String> call = gatewayCall();
         assertThat(call.statusCode()).as(call.body()).isEqualTo(200);
         assertThat(JSON.readTree(call.body()).has("result")).as(call.body()).isTrue();
         assertThat(get("/healthz").statusCode()).isEqualTo(200);
-        await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 0);
+        await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo((long) 0));
     }
 
     @Test
     void aCallerLeavingInTheMiddleOfItsBodyGivesItsBytesBack() {
         for (String path : UNAUTHENTICATED) {
             try (RawHttp one = stall(path, STALLED)) {
-                if (!path.startsWith("/api/chat/")) { // the chat API refuses an anonymous caller before it reads
-                    await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == STALLED);
+                if (READ_BEFORE_CHECKED.contains(path)) { // the others refuse an anonymous caller before they read
+                    await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo((long) STALLED));
                 }
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> bytesInFlight() == 0);
+            await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo((long) 0));
         }
     }
 
@@ -159,9 +178,13 @@ class StalledBodiesCannotExhaustMemoryTest {
     }
 
     private HttpResponse<String> gatewayCall() throws Exception {
+        return gatewayCall("hello");
+    }
+
+    private HttpResponse<String> gatewayCall(String text) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(base + "/a2a/sre"))
                 .header("Authorization", "Bearer " + KEY).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Rpc.send(1, "hello"))).build(), HttpResponse.BodyHandlers.ofString());
+                .POST(HttpRequest.BodyPublishers.ofString(Rpc.send(1, text))).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(String path) throws Exception {
