@@ -1,6 +1,7 @@
 package dev.switchboard.app;
 
 import dev.switchboard.config.HttpLimits;
+import dev.switchboard.http.RequestBudget;
 import dev.switchboard.http.WriteQueues;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -53,9 +54,19 @@ final class ConnectionGuard {
         long requestAt;
         long idleSince = -1;
         boolean awaited;
+        /** The latest request's share of the body budget, when the router took a body ({@link RequestBodies}). */
+        RequestBudget.Reservation body;
 
         Tracked(long openedAt) {
             this.openedAt = openedAt;
+        }
+
+        /** Gives the latest request's body bytes back, if it still holds any (a reservation gives back only once). */
+        void releaseBody() {
+            if (body != null) {
+                body.release();
+                body = null;
+            }
         }
     }
 
@@ -87,6 +98,7 @@ final class ConnectionGuard {
         connection.closeHandler(v -> {
             tracked.remove(connection);
             open.decrementAndGet();
+            t.releaseBody(); // also when the sweep took it off the books first
         });
         if (now > limits.maxConnections()) {
             LOG.warn("connection refused: {} connections are open (Server.spec.http.maxConnections)", limits.maxConnections());
@@ -101,12 +113,24 @@ final class ConnectionGuard {
     Tracked request(HttpServerRequest request) {
         Tracked t = tracked.get(request.connection());
         if (t != null) {
+            // the one before has ended (Vert.x hands a connection's requests over one at a time): whatever it held is free
+            t.releaseBody();
             t.request = request;
             t.requestAt = System.nanoTime();
             t.idleSince = -1;
             t.awaited = false;
         }
         return t;
+    }
+
+    /**
+     * The connection's latest request holds {@code body} of the body budget: given back at the latest when the
+     * request's response is done (the sweep), the connection's next request, or its close, whichever comes first.
+     */
+    static void hold(Tracked t, RequestBudget.Reservation body) {
+        if (t != null) {
+            t.body = body;
+        }
     }
 
     /** Marks the connection's latest request as one a shutdown's drain waits for. */
@@ -163,6 +187,7 @@ final class ConnectionGuard {
                 }
                 continue;
             }
+            t.releaseBody(); // a route that replaced the response's end and close handlers
             if (t.idleSince < 0) {
                 t.idleSince = now;
             } else if (now - t.idleSince > idle) {

@@ -32,7 +32,9 @@ final class OpsListener {
         HealthRoutes.mount(router, readiness);
         MetricsRoutes.mount(router, meters, MetricsAccess.OPEN);
         RouterErrors.mountLast(router);
-        return SwitchboardServer.start(vertx, router::handle, request -> false, at.host(), at.port(), limits)
+        return SwitchboardServer.start(vertx, router::handle, request -> false, at.host(), at.port(), limits,
+                        // its routes are GETs: a body sent to them has a small budget of its own, apart from the main port's
+                        new dev.switchboard.http.RequestBudget(64 * 1024))
                 .onSuccess(s -> LOG.info("ops endpoints (/metrics, /healthz, /readyz) on {}{}", s.baseUrl(),
                         Addresses.isLoopbackOnly(at.host()) ? ""
                                 : ": beyond loopback and without credentials; keep the port to the scraper's network"));

@@ -13,6 +13,7 @@ import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
+import dev.switchboard.http.RequestBudget;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.gateway.AgentConnections;
@@ -155,7 +156,8 @@ public final class SwitchboardApp {
         HostCheck hosts = HostCheck.of(config.server().host(), config.server().publicUrl(), config.server().hostNames());
         Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle,
                 request -> hosts.refused(request) || starting.front(request),
-                config.server().host(), config.server().port(), config.server().http());
+                config.server().host(), config.server().port(), config.server().http(),
+                new RequestBudget(config.server().gateway().maxRequestBytesInFlight()));
         Future<SwitchboardServer> opsListening = config.server().ops() == null ? Future.succeededFuture()
                 : OpsListener.start(vertx, config.server().ops(), config.server().http(), readiness, meters);
         Future<Opened> opening = vertx.executeBlocking(() -> {
@@ -305,7 +307,7 @@ public final class SwitchboardApp {
         cards.mount(router);
         gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
-                tracing);
+                tracing, server.requestBudget());
         router.post("/a2a/:agentId").handler(gateway);
         router.get("/a2a/:agentId/stream").handler(gateway::handleStream);
         router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")

@@ -10,6 +10,7 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import dev.switchboard.config.HttpLimits;
+import dev.switchboard.http.RequestBudget;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -30,8 +31,11 @@ public final class SwitchboardServer {
     private final String host;
     private final int port;
     private final InFlight inFlight;
+    private final RequestBodies bodies;
 
-    private SwitchboardServer(Vertx vertx, List<String> deployments, String host, int port, InFlight inFlight) {
+    private SwitchboardServer(Vertx vertx, List<String> deployments, String host, int port, InFlight inFlight,
+            RequestBodies bodies) {
+        this.bodies = bodies;
         this.vertx = vertx;
         this.deployments = deployments;
         this.host = host;
@@ -42,15 +46,16 @@ public final class SwitchboardServer {
     /**
      * Listens on host:port (port 0 picks a free one) with one listener per core and serves the router.
      * The front handler may take a request before the router (the gateway's hot path); it returns false
-     * for requests it leaves to the router.
+     * for requests it leaves to the router. Every body the router reads counts against {@code budget} before it is
+     * read; the front handler reserves its own from the same budget.
      */
     public static Future<SwitchboardServer> start(Vertx vertx, Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front,
-            String host, int port, HttpLimits limits) {
-        return start(vertx, router, front, host, port, limits, Runtime.getRuntime().availableProcessors());
+            String host, int port, HttpLimits limits, RequestBudget budget) {
+        return start(vertx, router, front, host, port, limits, new RequestBodies(budget), Runtime.getRuntime().availableProcessors());
     }
 
     private static Future<SwitchboardServer> start(Vertx vertx, Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front,
-            String host, int port, HttpLimits limits, int listeners) {
+            String host, int port, HttpLimits limits, RequestBodies bodies, int listeners) {
         AtomicInteger open = new AtomicInteger();
         InFlight inFlight = new InFlight();
         List<String> deployments = new CopyOnWriteArrayList<>();
@@ -59,21 +64,21 @@ public final class SwitchboardServer {
         // they all ask for the same negative port, Vert.x's key for "one random port, shared", unique per server
         int asked = port == 0 ? -RANDOM_PORT_KEYS.incrementAndGet() : port;
         // the first listener picks the port (when 0 was asked for); the others join it
-        return vertx.deployVerticle(new Listener(router, front, host, asked, bound, limits, open, inFlight))
+        return vertx.deployVerticle(new Listener(router, front, host, asked, bound, limits, open, inFlight, bodies))
                 .compose(id -> {
                     deployments.add(id);
                     int actual = bound.future().result();
                     if (listeners <= 1) {
                         return Future.succeededFuture(actual);
                     }
-                    return vertx.deployVerticle(() -> new Listener(router, front, host, asked, Promise.promise(), limits, open, inFlight),
+                    return vertx.deployVerticle(() -> new Listener(router, front, host, asked, Promise.promise(), limits, open, inFlight, bodies),
                                     new DeploymentOptions().setInstances(listeners - 1))
                             .map(more -> {
                                 deployments.add(more);
                                 return actual;
                             });
                 })
-                .map(actual -> new SwitchboardServer(vertx, deployments, host, actual, inFlight));
+                .map(actual -> new SwitchboardServer(vertx, deployments, host, actual, inFlight, bodies));
     }
 
     /** One listener, on the event loop of its verticle. */
@@ -86,11 +91,13 @@ public final class SwitchboardServer {
         private final HttpLimits limits;
         private final AtomicInteger open;
         private final InFlight inFlight;
+        private final RequestBodies bodies;
         private ConnectionGuard guard;
 
         Listener(Handler<HttpServerRequest> router, Predicate<HttpServerRequest> front, String host, int port, Promise<Integer> bound,
-                HttpLimits limits, AtomicInteger open, InFlight inFlight) {
+                HttpLimits limits, AtomicInteger open, InFlight inFlight, RequestBodies bodies) {
             this.inFlight = inFlight;
+            this.bodies = bodies;
             this.router = router;
             this.front = front;
             this.host = host;
@@ -123,8 +130,13 @@ public final class SwitchboardServer {
                         if (front.test(request)) {
                             InFlight.track(connection, request, true);
                         } else {
+                            // the router's routes read bodies before they know who sent them: budgeted here, first
+                            HttpServerRequest admitted = bodies.admit(request, connection);
+                            if (admitted == null) {
+                                return;
+                            }
                             InFlight.track(connection, request, false);
-                            router.handle(request);
+                            router.handle(admitted);
                         }
                     })
                     .listen()
@@ -139,6 +151,11 @@ public final class SwitchboardServer {
             }
             return Future.succeededFuture();
         }
+    }
+
+    /** The budget every request body counts against, the gateway's included. */
+    public RequestBudget requestBudget() {
+        return bodies.budget();
     }
 
     public int port() {

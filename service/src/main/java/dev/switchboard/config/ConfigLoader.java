@@ -307,12 +307,14 @@ public final class ConfigLoader {
         Duration ttl = doc.duration(spec, "registrationTtl", d.registrationTtl());
         JsonNode gw = spec.path("gateway");
         GatewaySettings g = GatewaySettings.DEFAULTS;
+        long maxRequestBytes = doc.positiveLong(gw, "maxRequestBytes", "spec.gateway.maxRequestBytes", g.maxRequestBytes());
         GatewaySettings gateway = new GatewaySettings(
-                doc.positiveLong(gw, "maxRequestBytes", "spec.gateway.maxRequestBytes", g.maxRequestBytes()),
+                maxRequestBytes,
                 doc.duration(gw, "keepaliveInterval", g.keepaliveInterval()),
                 doc.duration(gw, "connectTimeout", g.connectTimeout()),
+                // unset, it follows the heap (see GatewaySettings), but never below a maxRequestBytes that was set
                 doc.positiveLong(gw, "maxRequestBytesInFlight", "spec.gateway.maxRequestBytesInFlight",
-                        g.maxRequestBytesInFlight()));
+                        Math.max(g.maxRequestBytesInFlight(), maxRequestBytes)));
         if (gateway.maxRequestBytesInFlight() < gateway.maxRequestBytes()) {
             throw doc.error("spec.gateway.maxRequestBytesInFlight", "must be at least maxRequestBytes ("
                     + gateway.maxRequestBytes() + ")");

@@ -1,5 +1,6 @@
 package dev.switchboard.gateway;
 
+import dev.switchboard.http.RequestBudget;
 import dev.switchboard.log.LogContext;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentLimits;

@@ -1,6 +1,7 @@
 package dev.switchboard.gateway;
 
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.http.RequestBudget;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
@@ -51,10 +52,12 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final Tracing tracing;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
-            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing) {
+            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
+            RequestBudget budget) {
         this.tracing = tracing;
         this.egress = egress;
-        this.budget = new RequestBudget(settings.maxRequestBytesInFlight());
+        // the server's one budget (settings.maxRequestBytesInFlight), which every other route's bodies count against too
+        this.budget = budget;
         metrics.watchRequestBytes(budget);
         this.vertx = vertx;
         this.connections = connections;

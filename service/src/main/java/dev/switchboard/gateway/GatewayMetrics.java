@@ -1,5 +1,6 @@
 package dev.switchboard.gateway;
 
+import dev.switchboard.http.RequestBudget;
 import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.registry.AgentRegistry;
 import io.micrometer.core.instrument.Counter;
@@ -137,11 +138,11 @@ public final class GatewayMetrics {
         meters(agentId).watchInFlight();
     }
 
-    /** The gateway-wide gauge of request bytes buffered (see {@code RequestBudget}). */
+    /** The server-wide gauge of request bytes buffered, by the gateway and every other route (see {@code RequestBudget}). */
     void watchRequestBytes(RequestBudget budget) {
         Gauge.builder("switchboard_gateway_request_bytes_in_flight", budget, RequestBudget::inUse)
                 .strongReference(true)
-                .description("Request bytes of all callers reserved or buffered by the gateway")
+                .description("Request bytes of all callers reserved or buffered, by the gateway and every other route")
                 .register(meters);
     }
 

@@ -33,7 +33,7 @@ public final class RegistryRoutes {
 
     private static final Logger LOG = LoggerFactory.getLogger(RegistryRoutes.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int MAX_BODY = 256 * 1024;
+    public static final int MAX_BODY = 256 * 1024;
 
     private final Vertx vertx;
     private final AgentRegistry registry;

@@ -28,6 +28,8 @@ public final class SlackPlatform implements ChatPlatform {
 
     private static final Logger LOG = LoggerFactory.getLogger(SlackPlatform.class);
     public static final String NAME = "slack";
+    /** The most {@code /slack/events} and {@code /slack/interactions} read of a body. */
+    public static final long MAX_BODY = SlackRoutes.MAX_BODY;
 
     /**
      * A SlackApp with its secrets resolved; the values never leave this package, and never print.

@@ -55,6 +55,8 @@ public final class WebChatRoutes {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_TEXT = 32 * 1024;
+    /** The most any POST of the API reads (the server refuses a larger declared body before routing it). */
+    public static final long MAX_BODY = MAX_TEXT * 2L;
     private static final Pattern MESSAGE_ID = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
     private static final String CALLER = "webchat.caller";
 
