@@ -116,13 +116,19 @@ public final class HostCheck {
         if ("/healthz".equals(path) || "/readyz".equals(path)) {
             return false;
         }
-        if (!request.isEnded()) {
-            request.response().putHeader(HttpHeaders.CONNECTION, "close"); // its body is not read
+        boolean unread = !request.isEnded();
+        if (unread) {
+            request.response().putHeader(HttpHeaders.CONNECTION, "close");
         }
         // a refusal is no page to frame, but it says so like every web-chat answer does (L4)
         request.response().setStatusCode(421).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                 .putHeader("X-Frame-Options", "DENY").putHeader("Content-Security-Policy", "frame-ancestors 'none'")
-                .end(REFUSAL);
+                .end(REFUSAL).onComplete(ar -> {
+                    if (unread) {
+                        // its body is not read: Vert.x keeps a connection by the request's own keep-alive, whatever we say
+                        request.connection().close();
+                    }
+                });
         return true;
     }
 

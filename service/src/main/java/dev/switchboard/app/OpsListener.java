@@ -25,14 +25,15 @@ final class OpsListener {
 
     private OpsListener() {}
 
-    static Future<SwitchboardServer> start(Vertx vertx, OpsListen at, HttpLimits limits, Readiness readiness,
+    /** @param hosts the Host names it answers to: the main port's, and its own address (a rebinding page reads nothing) */
+    static Future<SwitchboardServer> start(Vertx vertx, OpsListen at, HttpLimits limits, HostCheck hosts, Readiness readiness,
             PrometheusMeterRegistry meters) {
         Router router = Router.router(vertx);
         RouterErrors.mount(router);
         HealthRoutes.mount(router, readiness);
         MetricsRoutes.mount(router, meters, MetricsAccess.OPEN);
         RouterErrors.mountLast(router);
-        return SwitchboardServer.start(vertx, router::handle, request -> false, at.host(), at.port(), limits,
+        return SwitchboardServer.start(vertx, router::handle, hosts::refused, at.host(), at.port(), limits,
                         // its routes are GETs: a body sent to them has a small budget of its own, apart from the main port's
                         new dev.switchboard.http.RequestBudget(64 * 1024))
                 .onSuccess(s -> LOG.info("ops endpoints (/metrics, /healthz, /readyz) on {}{}", s.baseUrl(),

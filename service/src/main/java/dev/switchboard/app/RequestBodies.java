@@ -2,6 +2,7 @@ package dev.switchboard.app;
 
 import dev.switchboard.chat.slack.SlackPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
+import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.JsonHttp;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.registry.RegistryRoutes;
@@ -9,10 +10,12 @@ import dev.switchboard.trigger.TriggerRoutes;
 import io.vertx.core.Handler;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.internal.http.HttpServerRequestInternal;
 import io.vertx.core.internal.http.HttpServerRequestWrapper;
+import io.vertx.core.internal.net.RFC3986;
 import java.util.List;
 
 /**
@@ -67,12 +70,25 @@ final class RequestBodies {
      * counts its chunks against the budget as the route reads them; null when it was refused (answered here).
      */
     HttpServerRequest admit(HttpServerRequest request, ConnectionGuard.Tracked connection) {
-        long declared = declaredLength(request.getHeader(HttpHeaders.CONTENT_LENGTH));
+        long declared = ContentLength.of(request.getHeader(HttpHeaders.CONTENT_LENGTH));
         boolean chunked = declared < 0 && request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
         if (declared <= 0 && !chunked) {
             return request; // no body: every GET, the probes
         }
-        String path = request.path();
+        if (request.method() == HttpMethod.GET || request.method() == HttpMethod.HEAD) {
+            // no route reads the body of a GET; reserving one would pin budget for a stream's whole life
+            refuse(request, 400, "body: a " + request.method() + " request carries none");
+            return null;
+        }
+        // the router routes by the normalised path (dot segments removed, %2e decoded): so must this, or
+        // /a2a/../slack/events would pass as the gateway's, unbudgeted, and reach Slack's route
+        String path;
+        try {
+            path = request.path() == null ? null : RFC3986.normalizePath(request.path());
+        } catch (RuntimeException malformed) {
+            refuse(request, 400, "path: malformed");
+            return null;
+        }
         if (path != null && path.startsWith(GATEWAY) && (path.length() == GATEWAY.length() || path.charAt(GATEWAY.length()) == '/')) {
             return request;
         }
@@ -102,18 +118,6 @@ final class RequestBodies {
             }
         }
         return OTHERWISE;
-    }
-
-    /** A declared {@code Content-Length}: its value, or -1 when there is none or it cannot be read. */
-    static long declaredLength(String contentLength) {
-        if (contentLength == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(contentLength.trim());
-        } catch (NumberFormatException ignored) {
-            return -1;
-        }
     }
 
     /**

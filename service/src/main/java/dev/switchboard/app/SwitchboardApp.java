@@ -151,7 +151,9 @@ public final class SwitchboardApp {
         StandardMetrics.register(meters);
         // the port is bound while the store opens (both take a while, and the machine has other cores): /readyz
         // answers 503 naming what is pending, and a port in use fails the start as soon as the store would
-        Starting starting = new Starting(vertx, readiness, meters, MetricsAccess.mainPort(config.server()));
+        Starting starting = new Starting(vertx, readiness, meters,
+                MetricsAccess.mainPort(config.server().ops() != null, config.server().host(),
+                config.server().adminToken()));
         // a foreign Host is refused in front of everything (DNS rebinding): the router only sees requests it passed
         HostCheck hosts = HostCheck.of(config.server().host(), config.server().publicUrl(), config.server().hostNames());
         Future<SwitchboardServer> listening = SwitchboardServer.start(vertx, starting::handle,
@@ -159,7 +161,9 @@ public final class SwitchboardApp {
                 config.server().host(), config.server().port(), config.server().http(),
                 new RequestBudget(config.server().gateway().maxRequestBytesInFlight()));
         Future<SwitchboardServer> opsListening = config.server().ops() == null ? Future.succeededFuture()
-                : OpsListener.start(vertx, config.server().ops(), config.server().http(), readiness, meters);
+                : OpsListener.start(vertx, config.server().ops(), config.server().http(),
+                        HostCheck.of(config.server().ops().host(), config.server().publicUrl(), config.server().hostNames()),
+                        readiness, meters);
         Future<Opened> opening = vertx.executeBlocking(() -> {
             // the PostgreSQL password, when the config names one: never logged, never in a message
             String storePassword = config.server().storePasswordSecretRef() == null ? null
@@ -297,7 +301,8 @@ public final class SwitchboardApp {
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         RouterErrors.mount(router);
         HealthRoutes.mount(router, readiness);
-        MetricsRoutes.mount(router, meters, MetricsAccess.mainPort(config.server()));
+        MetricsRoutes.mount(router, meters, MetricsAccess.mainPort(config.server().ops() != null, config.server().host(),
+                config.server().adminToken()));
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
             cards.forget(id);

@@ -1,5 +1,6 @@
 package dev.switchboard.gateway;
 
+import dev.switchboard.http.ContentLength;
 import io.vertx.core.buffer.Buffer;
 
 /**
@@ -15,24 +16,12 @@ final class BodyCollector {
 
     /** @param contentLength the declared length, or null */
     BodyCollector(String contentLength) {
-        this(parse(contentLength));
+        this(ContentLength.of(contentLength));
     }
 
     /** @param declared the declared length, or -1 */
     BodyCollector(long declared) {
         this.declared = (int) Math.min(Integer.MAX_VALUE, declared);
-    }
-
-    /** A declared {@code Content-Length}: its value, or -1 when there is none or it cannot be read. */
-    static long parse(String contentLength) {
-        if (contentLength == null) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(contentLength.trim());
-        } catch (NumberFormatException ignored) {
-            return -1;
-        }
     }
 
     void add(Buffer chunk) {

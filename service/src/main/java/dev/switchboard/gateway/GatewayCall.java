@@ -1,5 +1,6 @@
 package dev.switchboard.gateway;
 
+import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.log.LogContext;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
@@ -195,7 +196,7 @@ final class GatewayCall implements AgentReply {
     private void collect() {
         long limit = limits.maxResponseBytes();
         String declared = replyHead.headers().get(HttpHeaderNames.CONTENT_LENGTH);
-        if (declared != null && BodyCollector.parse(declared) > limit) {
+        if (declared != null && ContentLength.of(declared) > limit) {
             tooLarge();
             return;
         }

@@ -1,6 +1,8 @@
 package dev.switchboard.gateway;
 
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentIds;
@@ -8,7 +10,6 @@ import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.tracing.Tracing;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -439,6 +440,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */
     private static long declaredLength(HttpServerRequest request) {
         // Vert.x's header names are AsciiStrings: hashed once, compared to the parsed names byte by byte
-        return BodyCollector.parse(request.getHeader(HttpHeaders.CONTENT_LENGTH));
+        return ContentLength.of(request.getHeader(HttpHeaders.CONTENT_LENGTH));
     }
 }

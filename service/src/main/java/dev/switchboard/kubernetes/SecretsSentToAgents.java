@@ -2,6 +2,7 @@ package dev.switchboard.kubernetes;
 
 import dev.switchboard.config.ConfigDocument;
 import dev.switchboard.config.SecretRef;
+import dev.switchboard.config.SlackAppSpec;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.util.Map;
 import java.util.Set;
@@ -12,8 +13,10 @@ import java.util.Set;
  * Switchboard's own credentials (admin token, API keys, Slack tokens) live in the same namespace: whoever may write an
  * AgentBackend could otherwise have any of them sent to themselves. So only a Secret the operator opted in with the
  * label {@link #LABEL}{@code : "true"} may be named there. A SlackApp's Secrets are Switchboard's own and need no
- * label; a Trigger's token is only compared with what callers send, never sent, and needs none either. The file
- * loader's Secrets are written by the operator and are not judged here.
+ * label while its tokens go to Slack's own Web API; a SlackApp whose {@code apiUrl} points elsewhere sends its bot and
+ * app tokens there, so those then need the label too (its signing secret is only compared, never sent). A Trigger's
+ * token is only compared with what callers send, never sent, and needs none either. The file loader's Secrets are
+ * written by the operator and are not judged here.
  */
 final class SecretsSentToAgents {
 
@@ -38,6 +41,10 @@ final class SecretsSentToAgents {
         }
         if (doc instanceof ConfigDocument.BindingDoc b) {
             return problem("spec.identity.tokenSecretRef", b.spec().tokenSecretRef(), present, optedIn);
+        }
+        if (doc instanceof ConfigDocument.SlackApp a && !SlackAppSpec.DEFAULT_API_URL.equals(a.spec().apiUrl())) {
+            String bot = problem("spec.botToken.secretRef", a.spec().botToken(), present, optedIn);
+            return bot != null ? bot : problem("spec.appToken.secretRef", a.spec().appToken(), present, optedIn);
         }
         return null;
     }

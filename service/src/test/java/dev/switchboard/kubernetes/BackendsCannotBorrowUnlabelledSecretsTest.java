@@ -118,22 +118,17 @@ class BackendsCannotBorrowUnlabelledSecretsTest {
     }
 
     @Test
-    void slackAppsAndTriggersNeedNoLabel() {
-        cluster.secret("slack-bot", "token", "xoxb-own-bot-token-5a1e");
+    void triggersNeedNoLabelAndSlackAppsOnlyWhenTheirTokensLeaveForAnotherApi() {
+        // the fake Slack is an apiUrl of the resource's author's choosing: its bot token is sent there, so it needs
+        // the label; its signing secret is only compared, and needs none
+        cluster.backendSecret("slack-bot", "token", "xoxb-own-bot-token-5a1e");
+        cluster.secret("switchboard-credentials", "admin-token", ADMIN_TOKEN);
         cluster.secret("slack-signing", "secret", "own-signing-secret-0123");
         cluster.secret("alerts", "token", "a-trigger-token-0123456");
         cluster.apply(backend("echo", cluster.agent().url()));
         cluster.apply(webBinding("ops", "echo"));
-        cluster.apply("""
-                apiVersion: switchboard.dev/v1
-                kind: SlackApp
-                metadata: {name: main}
-                spec:
-                  mode: events
-                  botToken: {secretRef: {name: slack-bot, key: token}}
-                  signingSecret: {secretRef: {name: slack-signing, key: secret}}
-                  apiUrl: "%s"
-                """.formatted(cluster.slack().apiUrl()));
+        cluster.apply(slackApp("main", "slack-bot", "token"));
+        cluster.apply(slackApp("thief", "switchboard-credentials", "admin-token"));
         cluster.apply("""
                 apiVersion: switchboard.dev/v1
                 kind: Trigger
@@ -146,6 +141,25 @@ class BackendsCannotBorrowUnlabelledSecretsTest {
         cluster.start();
         assertThat(cluster.awaitReady("SlackApp", "main", "True").path("reason").asText()).isEqualTo("Applied");
         assertThat(cluster.awaitReady("Trigger", "alerts", "True").path("reason").asText()).isEqualTo("Applied");
+        JsonNode thief = cluster.awaitReady("SlackApp", "thief", "False");
+        assertThat(thief.path("reason").asText()).isEqualTo("SecretNotUsable");
+        assertThat(thief.path("message").asText()).contains("spec.botToken.secretRef", "'switchboard-credentials'", LABEL);
+        assertNeverSent(ADMIN_TOKEN);
+        assertThat(cluster.slack().calls()).as("calls to the SlackApps' apiUrl").noneMatch(c -> ADMIN_TOKEN.equals(c.token()));
+    }
+
+    /** A SlackApp at the fake Slack (not Slack's own Web API) whose bot token is this Secret key. */
+    private String slackApp(String name, String secret, String key) {
+        return """
+                apiVersion: switchboard.dev/v1
+                kind: SlackApp
+                metadata: {name: %s}
+                spec:
+                  mode: events
+                  botToken: {secretRef: {name: %s, key: %s}}
+                  signingSecret: {secretRef: {name: slack-signing, key: secret}}
+                  apiUrl: "%s"
+                """.formatted(name, secret, key, cluster.slack().apiUrl());
     }
 
     /** An AgentBackend at the echo agent with this Secret key as its bearer token. */

@@ -40,7 +40,7 @@ class SlackBindingsFollowTheClusterTest {
     void start() {
         slack().addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
         cluster.apply(backend("echo", cluster.agent().url()));
-        cluster.secret("slack-bot", "token", BOT);
+        cluster.backendSecret("slack-bot", "token", BOT); // sent to the fake Slack's apiUrl: opted in
         cluster.secret("slack-signing", "secret", SIGNING);
         cluster.apply(slackApp("main"));
         baseUrl = cluster.start().app().baseUrl();

@@ -160,6 +160,28 @@ class StalledBodiesCannotExhaustMemoryTest {
         }
     }
 
+    @Test
+    void aPathThatOnlyLooksLikeTheGatewaysIsBudgetedLikeTheRouteItReaches() throws Exception {
+        // the router removes dot segments (and decodes %2e) before it routes: /a2a/../slack/events is Slack's route
+        for (String path : List.of("/a2a/../slack/events", "/a2a/%2e%2e/agents/register", "/a2a/sre/%2E%2E/../slack/interactions")) {
+            try (RawHttp one = stall(path, STALLED)) {
+                await().atMost(Duration.ofSeconds(30)).as(path).until(this::bytesInFlight, equalTo((long) STALLED));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo((long) 0));
+        }
+    }
+
+    @Test
+    void aGetWithABodyIsRefusedUnread() throws Exception {
+        try (RawHttp raw = RawHttp.connect(base)) {
+            raw.head("GET /api/chat/channels HTTP/1.1", "Host: 127.0.0.1", "Content-Length: " + STALLED);
+            raw.write("{\"type\":\"");
+            RawHttp.Response r = raw.read();
+            assertThat(r.status()).as(r.body()).isEqualTo(400);
+        }
+        assertThat(bytesInFlight()).isZero();
+    }
+
     /** A caller that declares {@code length} bytes of body, sends a few and then nothing. */
     private RawHttp stall(String path, int length) {
         RawHttp raw = RawHttp.connect(base);

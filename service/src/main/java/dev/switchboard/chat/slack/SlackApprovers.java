@@ -87,7 +87,8 @@ final class SlackApprovers {
         if (m == null) {
             return Verdict.refused("Slack could not say who you are just now, so nothing was decided; try again.");
         }
-        if (m.teamId() != null && !team.equals(m.teamId())) {
+        // a person whose team Slack did not say is in doubt, and doubt refuses (a thread reply claims no team either)
+        if (m.teamId() == null || !team.equals(m.teamId())) {
             return Verdict.refused(OTHER_TEAM);
         }
         List<String> approvers = approvers(binding);
