@@ -143,7 +143,7 @@ class MisspelledServerSettingsAreRefusedTest {
 
     @Test
     void theReadmesServerDocumentsStillLoad() throws IOException {
-        String readme = Files.readString(Path.of("..", "README.md"));
+        String readme = dev.switchboard.RepositoryDocs.text(Path.of("..")); // README.md and docs/
         Matcher blocks = Pattern.compile("(?s)```yaml\\n(.*?)```").matcher(readme);
         List<String> servers = new ArrayList<>();
         while (blocks.find()) {

@@ -182,7 +182,7 @@ class DeployManifestsTest {
     @Test
     void theReadmesConfigDocumentsPassTheCrdSchemas() throws IOException {
         Map<String, CrdSchemaValidator> validators = validators();
-        String readme = Files.readString(DEPLOY.resolveSibling("README.md"));
+        String readme = dev.switchboard.RepositoryDocs.text(DEPLOY.getParent()); // README.md and docs/
         Matcher blocks = Pattern.compile("(?s)```yaml\\n(.*?)```").matcher(readme);
         Map<String, Integer> seen = new java.util.TreeMap<>();
         while (blocks.find()) {
@@ -267,7 +267,7 @@ class DeployManifestsTest {
         assertThat(spec.store()).as("the store on the data volume").startsWith("sqlite:/data/");
 
         // the Secret the credentials come from is made by the README's command, with these keys
-        String readme = Files.readString(DEPLOY.resolveSibling("README.md"));
+        String readme = dev.switchboard.RepositoryDocs.text(DEPLOY.getParent()); // README.md and docs/
         for (EnvVar e : c.getEnv()) {
             if (e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null) {
                 var ref = e.getValueFrom().getSecretKeyRef();
@@ -321,7 +321,7 @@ class DeployManifestsTest {
                         .as("Switchboard's own Secret " + name + " carries no " + label).isFalse();
             }
         }
-        String readme = Files.readString(DEPLOY.resolveSibling("README.md"));
+        String readme = dev.switchboard.RepositoryDocs.text(DEPLOY.getParent()); // README.md and docs/
         assertThat(readme).as("the README labels none of Switchboard's own Secrets")
                 .doesNotContainPattern("label[^\\n]*secret[^\\n]*switchboard-credentials[^\\n]*" + label);
     }
