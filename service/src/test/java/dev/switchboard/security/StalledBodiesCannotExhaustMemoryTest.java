@@ -165,7 +165,7 @@ class StalledBodiesCannotExhaustMemoryTest {
         // the router removes dot segments (and decodes %2e) before it routes: /a2a/../slack/events is Slack's route
         for (String path : List.of("/a2a/../slack/events", "/a2a/%2e%2e/agents/register", "/a2a/sre/%2E%2E/../slack/interactions")) {
             try (RawHttp one = stall(path, STALLED)) {
-                await().atMost(Duration.ofSeconds(30)).as(path).until(this::bytesInFlight, equalTo((long) STALLED));
+                await(path).atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo((long) STALLED));
             }
             await().atMost(Duration.ofSeconds(30)).until(this::bytesInFlight, equalTo((long) 0));
         }
