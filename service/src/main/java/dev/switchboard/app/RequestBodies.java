@@ -94,7 +94,7 @@ final class RequestBodies {
         }
         long max = maxFor(path);
         if (declared > max) {
-            refuse(request, 413, "body: larger than " + max + " bytes");
+            refuse(request, 413, "body: larger than " + size(max));
             return null;
         }
         RequestBudget.Reservation bytes = budget.open(budget.max() / ANONYMOUS_SHARE);
@@ -107,6 +107,11 @@ final class RequestBodies {
         response.endHandler(v -> bytes.release());
         response.closeHandler(v -> bytes.release());
         return chunked ? new Counted((HttpServerRequestInternal) request, bytes, max) : request;
+    }
+
+    /** A limit as the routes' own refusals say it ("64 KiB"), or in bytes when it is no whole number of KiB. */
+    static String size(long bytes) {
+        return bytes % 1024 == 0 ? bytes / 1024 + " KiB" : bytes + " bytes";
     }
 
     static long maxFor(String path) {
@@ -170,7 +175,7 @@ final class RequestBodies {
                 }
                 if (bytes.held() + chunk.length() > max) {
                     refused = true;
-                    refuse(delegate, 413, "body: larger than " + max + " bytes");
+                    refuse(delegate, 413, "body: larger than " + size(max));
                 } else if (!bytes.grow(chunk.length())) {
                     refused = true;
                     refuse(delegate, 503, BUSY);
