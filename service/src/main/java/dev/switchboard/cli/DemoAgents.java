@@ -60,9 +60,9 @@ public final class DemoAgents {
         // C1: a web channel per demo agent, named after it, so a newcomer chats within seconds
         List<BindingSpec> bindings = AGENTS.stream().map(a -> new BindingSpec("web-" + a.name(), a.name(), "web",
                 List.of(a.name()), "demo-user", null, true, Duration.ofHours(1))).toList();
-        SwitchboardConfig config = new SwitchboardConfig(
-                ServerSpec.defaults().withListen(host, port).withStore(store).withInsecure(insecure), List.of(), bindings,
-                Map.of());
+        SwitchboardConfig config = SwitchboardConfig.empty()
+                .withServer(ServerSpec.defaults().withListen(host, port).withStore(store).withInsecure(insecure))
+                .withBindings(bindings);
         return SwitchboardApp.start(vertx, config).map(app -> {
             Instant now = Instant.now();
             for (Agent a : AGENTS) {

@@ -367,9 +367,10 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw doc.error("spec.compat", e.getMessage());
         }
-        return new ServerSpec(host, port, store, adminToken, List.copyOf(keys), callerId, ttl, gateway, insecure,
-                publicUrl, http, registry, storePassword, tracing(doc, spec.path("tracing"))).withCompat(compat).withOps(ops)
-                .withHostNames(hostNames);
+        return d.toBuilder().host(host).port(port).store(store).adminToken(adminToken).apiKeys(List.copyOf(keys))
+                .callerIdHeader(callerId).registrationTtl(ttl).gateway(gateway).insecure(insecure).publicUrl(publicUrl)
+                .http(http).registry(registry).storePasswordSecretRef(storePassword).tracing(tracing(doc, spec.path("tracing")))
+                .build().withCompat(compat).withOps(ops).withHostNames(hostNames);
     }
 
     /** host:port, the host as written (brackets of an IPv6 literal dropped); port 0 picks a free one. */

@@ -58,39 +58,6 @@ public record ServerSpec(
         hostNames = hostNames == null ? List.of() : List.copyOf(hostNames);
     }
 
-    /** /metrics on the main port (no {@code ops.listen}), no host names of its own (the Host check's defaults). */
-    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
-            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
-            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef, TracingSettings tracing,
-            Compat compat) {
-        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
-                registry, storePasswordSecretRef, tracing, compat, null, List.of());
-    }
-
-    /** Switchboard's own names (no {@code compat}). */
-    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
-            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
-            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef, TracingSettings tracing) {
-        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
-                registry, storePasswordSecretRef, tracing, Compat.NONE);
-    }
-
-    /** A server that traces nothing. */
-    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
-            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
-            HttpLimits http, RegistrySettings registry, SecretRef storePasswordSecretRef) {
-        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
-                registry, storePasswordSecretRef, TracingSettings.OFF);
-    }
-
-    /** A server with no store password of its own. */
-    public ServerSpec(String host, int port, String store, String adminToken, List<CallerAuth.ApiKey> apiKeys,
-            String callerIdHeader, Duration registrationTtl, GatewaySettings gateway, boolean insecure, String publicUrl,
-            HttpLimits http, RegistrySettings registry) {
-        this(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway, insecure, publicUrl, http,
-                registry, null);
-    }
-
     public static final String DEFAULT_CALLER_ID_HEADER = "X-Switchboard-Caller-ID";
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int MIN_ADMIN_TOKEN_LENGTH = 16;
@@ -98,32 +65,73 @@ public record ServerSpec(
     public static ServerSpec defaults() {
         return new ServerSpec(DEFAULT_HOST, 8080, "sqlite:./data/switchboard.db", null, List.of(),
                 DEFAULT_CALLER_ID_HEADER, Duration.ofSeconds(90), GatewaySettings.DEFAULTS, false, null,
-                HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS);
+                HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS, null, TracingSettings.OFF, Compat.NONE, null, List.of());
+    }
+
+    /** This spec's values in a builder, to change several at once. */
+    public Builder toBuilder() {
+        return new Builder(this);
     }
 
     public ServerSpec withListen(String newHost, int newPort) {
-        return new ServerSpec(newHost, newPort, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
+        return toBuilder().host(newHost).port(newPort).build();
     }
 
     public ServerSpec withStore(String newStore) {
-        return new ServerSpec(host, port, newStore, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
+        return toBuilder().store(newStore).build();
+    }
+
+    /** Registry writes (and /metrics from beyond this machine) need it; null: none. */
+    public ServerSpec withAdminToken(String newAdminToken) {
+        return toBuilder().adminToken(newAdminToken).build();
+    }
+
+    public ServerSpec withApiKeys(List<CallerAuth.ApiKey> newApiKeys) {
+        return toBuilder().apiKeys(newApiKeys).build();
+    }
+
+    public ServerSpec withCallerIdHeader(String newCallerIdHeader) {
+        return toBuilder().callerIdHeader(newCallerIdHeader).build();
+    }
+
+    public ServerSpec withRegistrationTtl(Duration newRegistrationTtl) {
+        return toBuilder().registrationTtl(newRegistrationTtl).build();
+    }
+
+    public ServerSpec withGateway(GatewaySettings newGateway) {
+        return toBuilder().gateway(newGateway).build();
     }
 
     public ServerSpec withInsecure(boolean newInsecure) {
-        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                newInsecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
+        return toBuilder().insecure(newInsecure).build();
+    }
+
+    public ServerSpec withPublicUrl(String newPublicUrl) {
+        return toBuilder().publicUrl(newPublicUrl).build();
+    }
+
+    public ServerSpec withHttp(HttpLimits newHttp) {
+        return toBuilder().http(newHttp).build();
+    }
+
+    public ServerSpec withRegistry(RegistrySettings newRegistry) {
+        return toBuilder().registry(newRegistry).build();
+    }
+
+    public ServerSpec withStorePasswordSecretRef(SecretRef newRef) {
+        return toBuilder().storePasswordSecretRef(newRef).build();
     }
 
     public ServerSpec withTracing(TracingSettings newTracing) {
-        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, newTracing, compat, ops, hostNames);
+        return toBuilder().tracing(newTracing).build();
     }
 
     public ServerSpec withOps(OpsListen newOps) {
-        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, newOps, hostNames);
+        return toBuilder().ops(newOps).build();
+    }
+
+    public ServerSpec withHostNames(List<String> newHostNames) {
+        return toBuilder().hostNames(newHostNames).build();
     }
 
     /**
@@ -133,13 +141,7 @@ public record ServerSpec(
     public ServerSpec withCompat(Compat newCompat) {
         String header = newCompat == Compat.KUBEMQ && callerIdHeader.equals(DEFAULT_CALLER_ID_HEADER)
                 ? Compat.KUBEMQ_CALLER_ID_HEADER : callerIdHeader;
-        return new ServerSpec(host, port, store, adminToken, apiKeys, header, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, newCompat, ops, hostNames);
-    }
-
-    public ServerSpec withHostNames(List<String> newHostNames) {
-        return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, newHostNames);
+        return toBuilder().callerIdHeader(header).compat(newCompat).build();
     }
 
     @Override
@@ -151,5 +153,140 @@ public record ServerSpec(
                 + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
                 + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat
                 + ", ops=" + (ops == null ? "main port" : ops.host() + ":" + ops.port()) + ", hostNames=" + hostNames + "]";
+    }
+
+    /**
+     * A ServerSpec field by field, for callers that set several (the loader, test rigs); {@link #build} applies the
+     * record's own normalisation. {@code compat} is set as given: {@link ServerSpec#withCompat} is the one that also
+     * moves the caller-id header.
+     */
+    public static final class Builder {
+        private String host;
+        private int port;
+        private String store;
+        private String adminToken;
+        private List<CallerAuth.ApiKey> apiKeys;
+        private String callerIdHeader;
+        private Duration registrationTtl;
+        private GatewaySettings gateway;
+        private boolean insecure;
+        private String publicUrl;
+        private HttpLimits http;
+        private RegistrySettings registry;
+        private SecretRef storePasswordSecretRef;
+        private TracingSettings tracing;
+        private Compat compat;
+        private OpsListen ops;
+        private List<String> hostNames;
+
+        private Builder(ServerSpec s) {
+            host = s.host;
+            port = s.port;
+            store = s.store;
+            adminToken = s.adminToken;
+            apiKeys = s.apiKeys;
+            callerIdHeader = s.callerIdHeader;
+            registrationTtl = s.registrationTtl;
+            gateway = s.gateway;
+            insecure = s.insecure;
+            publicUrl = s.publicUrl;
+            http = s.http;
+            registry = s.registry;
+            storePasswordSecretRef = s.storePasswordSecretRef;
+            tracing = s.tracing;
+            compat = s.compat;
+            ops = s.ops;
+            hostNames = s.hostNames;
+        }
+
+        public Builder host(String v) {
+            host = v;
+            return this;
+        }
+
+        public Builder port(int v) {
+            port = v;
+            return this;
+        }
+
+        public Builder store(String v) {
+            store = v;
+            return this;
+        }
+
+        public Builder adminToken(String v) {
+            adminToken = v;
+            return this;
+        }
+
+        public Builder apiKeys(List<CallerAuth.ApiKey> v) {
+            apiKeys = v;
+            return this;
+        }
+
+        public Builder callerIdHeader(String v) {
+            callerIdHeader = v;
+            return this;
+        }
+
+        public Builder registrationTtl(Duration v) {
+            registrationTtl = v;
+            return this;
+        }
+
+        public Builder gateway(GatewaySettings v) {
+            gateway = v;
+            return this;
+        }
+
+        public Builder insecure(boolean v) {
+            insecure = v;
+            return this;
+        }
+
+        public Builder publicUrl(String v) {
+            publicUrl = v;
+            return this;
+        }
+
+        public Builder http(HttpLimits v) {
+            http = v;
+            return this;
+        }
+
+        public Builder registry(RegistrySettings v) {
+            registry = v;
+            return this;
+        }
+
+        public Builder storePasswordSecretRef(SecretRef v) {
+            storePasswordSecretRef = v;
+            return this;
+        }
+
+        public Builder tracing(TracingSettings v) {
+            tracing = v;
+            return this;
+        }
+
+        public Builder compat(Compat v) {
+            compat = v;
+            return this;
+        }
+
+        public Builder ops(OpsListen v) {
+            ops = v;
+            return this;
+        }
+
+        public Builder hostNames(List<String> v) {
+            hostNames = v;
+            return this;
+        }
+
+        public ServerSpec build() {
+            return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
+                    insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
+        }
     }
 }

@@ -4,7 +4,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** A whole configuration file, validated: cross-references between resources resolve. */
+/**
+ * A whole configuration file, validated: cross-references between resources resolve. Built with the one constructor,
+ * or from {@link #empty()} with the {@code withX} methods.
+ */
 public record SwitchboardConfig(
         ServerSpec server,
         List<AgentBackendSpec> backends,
@@ -20,32 +23,37 @@ public record SwitchboardConfig(
         triggers = triggers == null ? List.of() : List.copyOf(triggers);
     }
 
-    public SwitchboardConfig(ServerSpec server, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
-            Map<String, Map<String, String>> secrets, BridgeSettings bridge, List<SlackAppSpec> slackApps) {
-        this(server, backends, bindings, secrets, bridge, slackApps, List.of());
-    }
-
-    /** A configuration with the bridge's default settings. */
-    public SwitchboardConfig(ServerSpec server, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
-            Map<String, Map<String, String>> secrets) {
-        this(server, backends, bindings, secrets, BridgeSettings.DEFAULTS, List.of(), List.of());
-    }
-
-    public SwitchboardConfig(ServerSpec server, List<AgentBackendSpec> backends, List<BindingSpec> bindings,
-            Map<String, Map<String, String>> secrets, BridgeSettings bridge) {
-        this(server, backends, bindings, secrets, bridge, List.of(), List.of());
-    }
-
     public static SwitchboardConfig empty() {
-        return new SwitchboardConfig(ServerSpec.defaults(), List.of(), List.of(), Map.of());
+        return new SwitchboardConfig(ServerSpec.defaults(), List.of(), List.of(), Map.of(), BridgeSettings.DEFAULTS,
+                List.of(), List.of());
     }
 
     public SwitchboardConfig withServer(ServerSpec newServer) {
         return new SwitchboardConfig(newServer, backends, bindings, secrets, bridge, slackApps, triggers);
     }
 
+    public SwitchboardConfig withBackends(List<AgentBackendSpec> newBackends) {
+        return new SwitchboardConfig(server, newBackends, bindings, secrets, bridge, slackApps, triggers);
+    }
+
+    public SwitchboardConfig withBindings(List<BindingSpec> newBindings) {
+        return new SwitchboardConfig(server, backends, newBindings, secrets, bridge, slackApps, triggers);
+    }
+
+    public SwitchboardConfig withSecrets(Map<String, Map<String, String>> newSecrets) {
+        return new SwitchboardConfig(server, backends, bindings, newSecrets, bridge, slackApps, triggers);
+    }
+
     public SwitchboardConfig withBridge(BridgeSettings newBridge) {
         return new SwitchboardConfig(server, backends, bindings, secrets, newBridge, slackApps, triggers);
+    }
+
+    public SwitchboardConfig withSlackApps(List<SlackAppSpec> newSlackApps) {
+        return new SwitchboardConfig(server, backends, bindings, secrets, bridge, newSlackApps, triggers);
+    }
+
+    public SwitchboardConfig withTriggers(List<TriggerSpec> newTriggers) {
+        return new SwitchboardConfig(server, backends, bindings, secrets, bridge, slackApps, newTriggers);
     }
 
     public Optional<String> secret(SecretRef ref) {

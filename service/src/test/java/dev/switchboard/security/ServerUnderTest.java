@@ -12,7 +12,6 @@ import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /** Builds the server configurations the security tests start: the defaults, with the one change a test is about. */
 final class ServerUnderTest {
@@ -24,17 +23,15 @@ final class ServerUnderTest {
     }
 
     static ServerSpec withHttp(ServerSpec s, HttpLimits http) {
-        return new ServerSpec(s.host(), s.port(), s.store(), s.adminToken(), s.apiKeys(), s.callerIdHeader(),
-                s.registrationTtl(), s.gateway(), s.insecure(), s.publicUrl(), http, s.registry());
+        return s.withHttp(http);
     }
 
     static ServerSpec withCredentials(ServerSpec s, String adminToken, List<dev.switchboard.auth.CallerAuth.ApiKey> keys) {
-        return new ServerSpec(s.host(), s.port(), s.store(), adminToken, keys, s.callerIdHeader(),
-                s.registrationTtl(), s.gateway(), s.insecure(), s.publicUrl(), s.http(), s.registry());
+        return s.withAdminToken(adminToken).withApiKeys(keys);
     }
 
     static SwitchboardConfig config(ServerSpec server, List<AgentBackendSpec> backends, List<BindingSpec> bindings) {
-        return new SwitchboardConfig(server, backends, bindings, Map.of());
+        return SwitchboardConfig.empty().withServer(server).withBackends(backends).withBindings(bindings);
     }
 
     static BindingSpec webBinding(String backend) {

@@ -165,14 +165,16 @@ public final class Harness implements AutoCloseable {
 
     public SwitchboardConfig config() {
         ServerSpec d = ServerSpec.defaults();
-        ServerSpec server = new ServerSpec(listenHost, 0,
-                store != null ? store : "sqlite:" + dir.resolve("switchboard.db"), adminToken,
-                List.copyOf(apiKeys), callerIdHeader, registrationTtl, gateway, !Addresses.isLoopbackOnly(listenHost),
-                publicUrl, d.http(), registry).withCompat(compat).withHostNames(hostNames);
+        ServerSpec server = d.toBuilder().host(listenHost).port(0)
+                .store(store != null ? store : "sqlite:" + dir.resolve("switchboard.db")).adminToken(adminToken)
+                .apiKeys(List.copyOf(apiKeys)).callerIdHeader(callerIdHeader).registrationTtl(registrationTtl)
+                .gateway(gateway).insecure(!Addresses.isLoopbackOnly(listenHost))
+                .publicUrl(publicUrl).registry(registry).build().withCompat(compat).withHostNames(hostNames);
         BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
                 : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
                         BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());
-        return new SwitchboardConfig(server, List.copyOf(backends), List.of(), Map.copyOf(secrets), bridge);
+        return SwitchboardConfig.empty().withServer(server).withBackends(List.copyOf(backends))
+                .withSecrets(Map.copyOf(secrets)).withBridge(bridge);
     }
 
     public static AgentBackendSpec spec(String name, String url, AgentLimits limits, Map<String, String> headers,
