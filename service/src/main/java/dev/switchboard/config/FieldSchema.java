@@ -6,16 +6,23 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One field of a resource's {@code spec} as the configuration loader reads it: the single description from which the
- * CRDs in {@code deploy/crds/} are generated ({@link CrdGenerator}) and against which the loader checks each document's
- * shape ({@link ShapeCheck}). Every leaf carries an example: the CRD shows it, and the conformance test loads it.
+ * One field of a resource's {@code spec}: the single description from which the CRDs in {@code deploy/crds/}
+ * ({@link CrdGenerator}) and the tables of {@code docs/configuration.md} ({@link ConfigurationDoc}) are generated, against
+ * which the loader checks each document ({@link ShapeCheck}: unknown fields, types, enums, minimums and maximums), and
+ * whose defaults the loader reads a field left out as ({@link SpecTree}). Every leaf carries an example: the CRD shows
+ * it, and the conformance test loads it.
  */
 public sealed interface FieldSchema {
 
     String description();
 
-    /** A string; {@code allowed} non-empty makes it an enum. */
-    record Text(String description, List<String> allowed, String defaultValue, String example) implements FieldSchema {
+    /**
+     * A string; {@code allowed} non-empty makes it an enum. {@code what} names a value in the loader's refusal
+     * ("'x' is not a dialect (expected a2a or kagent-v1)"); null leaves an enum's check to the kind's reader, for a
+     * value it reads more leniently than the CRD would (Server's {@code compat} ignores case).
+     */
+    record Text(String description, List<String> allowed, String what, String defaultValue, String example)
+            implements FieldSchema {
         public Text {
             Objects.requireNonNull(description);
             allowed = List.copyOf(allowed);
@@ -23,7 +30,7 @@ public sealed interface FieldSchema {
         }
 
         public Text withDefault(String value) {
-            return new Text(description, allowed, value, example);
+            return new Text(description, allowed, what, value, example);
         }
     }
 

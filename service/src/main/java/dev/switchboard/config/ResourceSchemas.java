@@ -19,10 +19,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The {@code spec} of AgentBackend, Binding, SlackApp, Trigger and Server, field by field, with the loader's defaults
- * taken from the same constants the loader uses. The CRDs are generated from this (not for Server: it is read from the
- * file, a ConfigMap in Kubernetes); the loader refuses fields it does not list and values of the wrong type
- * ({@link ShapeCheck}); ResourceSchemaConformanceTest holds the loader's other checks (required, enums, minimums) to it.
+ * The {@code spec} of AgentBackend, Binding, SlackApp, Trigger and Server, field by field: the one place a setting's
+ * type, default, bounds, allowed values and description are written. Defaults are taken from the settings types' own
+ * constants. From this: the loader's checks ({@link ShapeCheck}) and defaults ({@link SpecTree}), the CRDs in
+ * {@code deploy/crds/} ({@link CrdGenerator}; not for Server, which is read from the file, a ConfigMap in Kubernetes)
+ * and the reference tables of {@code docs/configuration.md} ({@link ConfigurationDoc}).
  */
 public final class ResourceSchemas {
 
@@ -97,7 +98,7 @@ public final class ResourceSchemas {
                                 "http://echo.agents.svc.cluster.local:8080/"),
                         "dialect", oneOf("How the agent speaks: a2a (the A2A protocol) or kagent-v1 (a kagent agent's "
                                 + "A2A endpoint, with its context and session conventions).",
-                                List.of(AgentBackendSpec.DIALECT_A2A, AgentBackendSpec.DIALECT_KAGENT))
+                                List.of(AgentBackendSpec.DIALECT_A2A, AgentBackendSpec.DIALECT_KAGENT), "a dialect")
                                 .withDefault(AgentBackendSpec.DIALECT_A2A),
                         "agentRef", obj("The kagent Agent resource behind a kagent-v1 backend; each part defaults to this "
                                 + "resource's own namespace and name.", fields(
@@ -143,7 +144,7 @@ public final class ResourceSchemas {
                                 "name", text("The AgentBackend's metadata.name.", "echo")), List.of("name")),
                         "chat", obj("The channels.", fields(
                                 "platform", oneOf("web (Switchboard's web chat) or slack (a SlackApp's channels).",
-                                        List.of("web", "slack")),
+                                        List.of("web", "slack"), "a chat platform"),
                                 "channels", new TextList("The channels: web chat channel names, or Slack channel ids "
                                         + "(C0123ABCD, G… for private channels) and im for direct messages. A channel "
                                         + "is bound by one Binding only.", 1, List.of("echo")),
@@ -176,7 +177,7 @@ public final class ResourceSchemas {
                 fields(
                         "mode", oneOf("events: Slack posts to /slack/{metadata.name}/events (needs signingSecret); "
                                 + "socket: Switchboard connects to Slack over Socket Mode (needs appToken).",
-                                List.of("events", "socket")).withDefault("events"),
+                                List.of("events", "socket"), "a mode").withDefault("events"),
                         "botToken", secretWrapper("The bot token (xoxb-…)."),
                         "signingSecret", secretWrapper("The signing secret that verifies Slack's requests; required in "
                                 + "events mode."),
@@ -193,7 +194,8 @@ public final class ResourceSchemas {
                                 "name", text("The Binding's metadata.name.", "web-sre")), List.of("name")),
                         "format", oneOf("What callers POST: alertmanager (Alertmanager's webhook, version 4) or generic "
                                 + "({title, text, fields}).",
-                                Arrays.stream(TriggerFormat.values()).map(TriggerFormat::value).toList()),
+                                Arrays.stream(TriggerFormat.values()).map(TriggerFormat::value).toList(),
+                                "a trigger format"),
                         "tokenSecretRef", secretRef("A Secret key holding the token (16+ characters) callers send as "
                                 + "Authorization: Bearer <token>."),
                         "rateLimit", obj("Requests accepted, per trigger.", fields(
@@ -242,7 +244,7 @@ public final class ResourceSchemas {
                         "callerIdHeader", text("The header that carries the caller's identity to agents.",
                                 "X-KubeMQ-Caller-ID").withDefault(d.callerIdHeader()),
                         "compat", oneOf("kubemq: KubeMQ's A2A connector's names and shapes; leave out for "
-                                + "Switchboard's own.", List.of("kubemq")),
+                                + "Switchboard's own.", List.of("kubemq"), null),
                         "registrationTtl", span("Dynamic registrations expire after this without a heartbeat.",
                                 d.registrationTtl(), "90s"),
                         "tracing", obj("OpenTelemetry spans; off unless otlpEndpoint is set.", fields(
@@ -257,8 +259,12 @@ public final class ResourceSchemas {
                                 "keepaliveInterval", span("SSE keep-alive comments on relayed streams.",
                                         g.keepaliveInterval(), "15s"),
                                 "connectTimeout", span("Connecting to an agent.", g.connectTimeout(), "10s"),
-                                "maxRequestBytesInFlight", number("Request bodies of all callers buffered at once; "
-                                        + "over it: 503; at least maxRequestBytes.", g.maxRequestBytesInFlight())),
+                                // no default here: it follows the heap (GatewaySettings), which would make the
+                                // generated reference differ from machine to machine
+                                "maxRequestBytesInFlight", new WholeNumber("Request bodies of all callers buffered at "
+                                        + "once; over it: 503; at least maxRequestBytes. Defaults to 256 MiB, or a "
+                                        + "quarter of the JVM's maximum heap when that is less, and never below "
+                                        + "maxRequestBytes.", 1, null, 268435456L)),
                                 List.of()),
                         "http", obj("Bounds of every connection.", fields(
                                 "headerReadTimeout", span("A new connection must send its request headers within this.",
@@ -286,8 +292,9 @@ public final class ResourceSchemas {
                                 "trustedProxies", new TextList("CIDR blocks of the proxies whose forwarded user is "
                                         + "trusted.", 0, List.of("10.0.0.0/8")),
                                 "defaultUser", obj("Who a web chat user is when nothing else says.", fields(
-                                        "id", text("The user's id.", w.defaultUser().id()),
-                                        "name", text("The user's name.", w.defaultUser().name()),
+                                        "id", text("The user's id.", "ada").withDefault(w.defaultUser().id()),
+                                        "name", text("The user's name.", "Ada Lovelace")
+                                                .withDefault(w.defaultUser().name()),
                                         "email", text("The user's email.", "ada@example.com")), List.of())),
                                 List.of()),
                         "contract", obj("The chat bridge's durations.", fields(
@@ -334,11 +341,11 @@ public final class ResourceSchemas {
     }
 
     private static Text text(String description, String example) {
-        return new Text(description, List.of(), null, example);
+        return new Text(description, List.of(), null, null, example);
     }
 
-    private static Text oneOf(String description, List<String> allowed) {
-        return new Text(description, allowed, null, allowed.get(0));
+    private static Text oneOf(String description, List<String> allowed, String what) {
+        return new Text(description, allowed, what, null, allowed.get(0));
     }
 
     private static WholeNumber number(String description, long defaultValue) {

@@ -17,9 +17,10 @@ import java.util.Optional;
 
 /**
  * Holds a document of a {@link ResourceKind} to its description before the loader reads its values: a field the
- * description does not list (a typo would otherwise be a silently ignored setting) or a value of the wrong type is
- * refused, naming the field. Required fields, enums and minimums are the loader's own checks, with messages that
- * say more; ResourceSchemaConformanceTest holds those to the same description.
+ * description does not list (a typo would otherwise be a silently ignored setting), a value of the wrong type, a value
+ * outside an enum, a number under its minimum (or a fraction outside its range) and a duration of 0 are refused,
+ * naming the field. What is left to each kind's reader is what the description cannot say: required fields with a
+ * reason of their own, rules between fields, and the forms of URLs, addresses and ids.
  *
  * <p>Values written as {@code ${VAR}} arrive as strings, so a string of digits counts as a whole number and
  * {@code "true"}/{@code "false"} as a flag, as the loader has always read them.
@@ -56,6 +57,13 @@ public final class ShapeCheck {
         return check(kind.spec(), spec, "spec");
     }
 
+    /** As the readers use it: the first problem, as an error naming the document. */
+    static void enforce(DocumentLocation doc, ResourceKind kind, JsonNode document) {
+        check(kind, document).ifPresent(p -> {
+            throw doc.error(p.field(), p.problem());
+        });
+    }
+
     /**
      * A Secret of a configuration file: Kubernetes' fields and no others, and {@code data}/{@code stringData} mappings
      * of names to scalars. No problem shows a value: they are secrets.
@@ -90,13 +98,27 @@ public final class ShapeCheck {
         if (v == null || v.isNull()) {
             return Optional.empty();
         }
-        if (schema instanceof Text) {
-            // the kind of value only: a Server's adminToken or API key is a string field, and may be the value
-            return v.isTextual() ? none() : Optional.of(new Problem(path, "must be a string, got " + kindOf(v)));
+        if (schema instanceof Text t) {
+            if (!v.isTextual()) {
+                // the kind of value only: a Server's adminToken or API key is a string field, and may be the value
+                return Optional.of(new Problem(path, "must be a string, got " + kindOf(v)));
+            }
+            if (t.what() != null && !t.allowed().isEmpty() && !t.allowed().contains(v.asText())) {
+                return Optional.of(new Problem(path, "'" + v.asText() + "' is not " + t.what() + " (expected "
+                        + alternatives(t.allowed()) + ")"));
+            }
+            return none();
         }
-        if (schema instanceof WholeNumber) {
-            return v.isIntegralNumber() && v.canConvertToLong() || v.isTextual() && v.asText().matches("-?\\d{1,18}")
-                    ? none() : wrong(path, "must be a whole number", v);
+        if (schema instanceof WholeNumber w) {
+            if (!(v.isIntegralNumber() && v.canConvertToLong() || v.isTextual() && v.asText().matches("-?\\d{1,18}"))) {
+                return wrong(path, "must be a whole number", v);
+            }
+            long n = v.isTextual() ? Long.parseLong(v.asText()) : v.asLong();
+            if (n < w.minimum()) {
+                return Optional.of(new Problem(path, (w.minimum() == 1 ? "must be greater than 0"
+                        : "must be at least " + w.minimum()) + ", got " + n));
+            }
+            return none();
         }
         if (schema instanceof Fraction r) {
             boolean number = v.isNumber() || v.isTextual() && v.asText().strip().matches("\\d+(\\.\\d*)?|\\.\\d+");
@@ -175,8 +197,8 @@ public final class ShapeCheck {
             return wrong(path, "must be a duration (e.g. 500ms, 90s, 15m, 1h, 1d)", v);
         }
         try {
-            Durations.parse(v.asText());
-            return none();
+            // every duration of the configuration is a wait or a bound: none of them means anything at 0
+            return Durations.parse(v.asText()).isZero() ? Optional.of(new Problem(path, "must be longer than 0")) : none();
         } catch (IllegalArgumentException e) {
             return Optional.of(new Problem(path, e.getMessage()));
         }
@@ -219,6 +241,12 @@ public final class ShapeCheck {
             }
         }
         return d[a.length()][b.length()];
+    }
+
+    /** "a or b", "a, b or c". */
+    static String alternatives(List<String> values) {
+        int last = values.size() - 1;
+        return last == 0 ? values.get(0) : String.join(", ", values.subList(0, last)) + " or " + values.get(last);
     }
 
     private static String plain(double d) {

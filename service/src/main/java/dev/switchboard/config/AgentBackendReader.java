@@ -1,0 +1,64 @@
+package dev.switchboard.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.protocol.model.AgentSkill;
+import dev.switchboard.registry.AgentIds;
+import dev.switchboard.registry.AgentLimits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** An AgentBackend document; defaults and shapes from {@link ResourceSchemas#AGENT_BACKEND}. */
+final class AgentBackendReader {
+
+    private AgentBackendReader() {}
+
+    static AgentBackendSpec read(DocumentLocation doc, JsonNode node) {
+        String name = doc.requiredName(node);
+        ShapeCheck.enforce(doc, ResourceSchemas.AGENT_BACKEND, node);
+        if (!AgentIds.isValid(name)) {
+            throw doc.error("metadata.name", "'" + name + "' is not a valid agent id: " + AgentIds.rule());
+        }
+        String namespace = node.path("metadata").path("namespace").asText("default");
+        SpecTree spec = SpecTree.spec(doc, ResourceSchemas.AGENT_BACKEND, doc.requiredObject(node, "spec"));
+        String url = spec.text("url");
+        HttpUrls.check(doc, "spec.url", url);
+        Map<String, String> headers = spec.textMap("headers");
+        for (String header : headers.keySet()) {
+            if (!header.matches("[A-Za-z0-9-]+")) {
+                throw spec.error("headers." + header, "is not a valid header name");
+            }
+        }
+        SecretRef token = spec.object("auth").secretRef("tokenSecretRef");
+        SpecTree agentRef = spec.object("agentRef");
+        String refNamespace = agentRef.text("namespace");
+        String refName = agentRef.text("name");
+        return new AgentBackendSpec(name, namespace, url, spec.text("dialect"),
+                refNamespace == null ? namespace : refNamespace, refName == null ? name : refName,
+                spec.text("description"), Map.copyOf(headers), token, limits(spec.object("limits")), skills(spec));
+    }
+
+    private static AgentLimits limits(SpecTree l) {
+        long maxTimeout = l.whole("maxTimeoutSeconds");
+        // not in the schema: it follows maxTimeoutSeconds when that is lower
+        long defaultTimeout = l.whole("defaultTimeoutSeconds",
+                Math.min(AgentLimits.DEFAULTS.defaultTimeoutSeconds(), maxTimeout));
+        if (defaultTimeout > maxTimeout) {
+            throw l.error("defaultTimeoutSeconds", defaultTimeout + " is above maxTimeoutSeconds " + maxTimeout);
+        }
+        return new AgentLimits(l.wholeInt("maxConcurrency"), defaultTimeout, maxTimeout, l.whole("maxResponseBytes"),
+                l.whole("streamIdleTimeoutSeconds"));
+    }
+
+    private static List<AgentSkill> skills(SpecTree spec) {
+        List<AgentSkill> out = new ArrayList<>();
+        for (SpecTree s : spec.items("skills")) {
+            String id = s.text("id");
+            String name = s.text("name");
+            String description = s.text("description");
+            out.add(new AgentSkill(id, name == null ? id : name, description == null ? "" : description,
+                    s.texts("tags"), null, null, null));
+        }
+        return out;
+    }
+}
