@@ -11,17 +11,36 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * deploy/crds/ holds exactly what {@link CrdGenerator} makes of {@link ResourceSchemas}: a change to the config model's
- * description that is not regenerated, or a hand edit of a CRD, fails here. {@code -Dcrds.write=true} rewrites them.
+ * The files generated from {@link ResourceSchemas} are what the schema makes now: deploy/crds/ ({@link CrdGenerator})
+ * and the reference tables of docs/configuration.md ({@link ConfigurationDoc}). A change to the schema that is not
+ * regenerated, or a hand edit of a generated part, fails here. {@code -Dcrds.write=true} (or
+ * {@code -Dswitchboard.regenerate=true}) rewrites them; the failure prints the whole command.
  */
 class CrdFilesTest {
 
     static final Path DIR = Path.of("..", "deploy", "crds");
+    static final Path CONFIGURATION_DOC = Path.of("..", "docs", "configuration.md");
+
+    private static boolean regenerate() {
+        return Boolean.getBoolean("crds.write") || Boolean.getBoolean("switchboard.regenerate");
+    }
+
+    @Test
+    void docsConfigurationTablesAreWhatTheGeneratorMakes() throws IOException {
+        String page = Files.readString(CONFIGURATION_DOC);
+        String expected = ConfigurationDoc.render(page);
+        if (regenerate()) {
+            Files.writeString(CONFIGURATION_DOC, expected);
+            page = expected;
+        }
+        assertThat(page).as("docs/configuration.md's generated tables differ from what ResourceSchemas makes; "
+                + "regenerate with: " + CrdGenerator.REGENERATE).isEqualTo(expected);
+    }
 
     @Test
     void deployCrdsAreWhatTheGeneratorMakes() throws IOException {
         Map<String, String> expected = CrdGenerator.files();
-        if (Boolean.getBoolean("crds.write")) {
+        if (regenerate()) {
             try (Stream<Path> old = Files.exists(DIR) ? Files.list(DIR) : Stream.empty()) {
                 for (Path p : old.toList()) {
                     Files.delete(p);
