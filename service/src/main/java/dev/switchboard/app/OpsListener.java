@@ -3,9 +3,6 @@ package dev.switchboard.app;
 import dev.switchboard.config.HttpLimits;
 import dev.switchboard.config.OpsListen;
 import dev.switchboard.net.Addresses;
-import dev.switchboard.ops.HealthRoutes;
-import dev.switchboard.ops.MetricsAccess;
-import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
@@ -28,11 +25,7 @@ final class OpsListener {
     /** @param hosts the Host names it answers to: the main port's, and its own address (a rebinding page reads nothing) */
     static Future<SwitchboardServer> start(Vertx vertx, OpsListen at, HttpLimits limits, HostCheck hosts, Readiness readiness,
             PrometheusMeterRegistry meters) {
-        Router router = Router.router(vertx);
-        RouterErrors.mount(router);
-        HealthRoutes.mount(router, readiness);
-        MetricsRoutes.mount(router, meters, MetricsAccess.OPEN);
-        RouterErrors.mountLast(router);
+        Router router = Routes.router(vertx, Routes.ops(readiness, meters));
         return SwitchboardServer.start(vertx, router::handle, hosts::refused, at.host(), at.port(), limits,
                         // its routes are GETs: a body sent to them has a small budget of its own, apart from the main port's
                         new dev.switchboard.http.RequestBudget(64 * 1024))

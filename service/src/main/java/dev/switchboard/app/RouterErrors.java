@@ -24,9 +24,9 @@ final class RouterErrors {
     private RouterErrors() {}
 
     /**
-     * Error handlers cover what fails outside any route (Vert.x refusing a path or a Host); the failure
-     * handler, mounted after every feature's routes, covers what fails inside one that has no failure handler
-     * of its own.
+     * Error handlers cover what fails outside any route (Vert.x refusing a path or a Host); {@link #answer} as the
+     * failure handler of the last route ({@link Routes}) covers what fails inside one that has no failure handler of
+     * its own.
      */
     static void mount(Router router) {
         for (int status = 400; status < 600; status++) {
@@ -34,11 +34,7 @@ final class RouterErrors {
         }
     }
 
-    static void mountLast(Router router) {
-        router.route().failureHandler(RouterErrors::answer);
-    }
-
-    private static void answer(RoutingContext ctx) {
+    static void answer(RoutingContext ctx) {
         Throwable failure = ctx.failure();
         int status = ctx.statusCode();
         if (status < 400) {

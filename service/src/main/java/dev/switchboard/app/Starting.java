@@ -1,8 +1,6 @@
 package dev.switchboard.app;
 
-import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsAccess;
-import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -22,13 +20,8 @@ final class Starting {
     private volatile Predicate<HttpServerRequest> gateway;
 
     Starting(Vertx vertx, Readiness readiness, PrometheusMeterRegistry meters, MetricsAccess metrics) {
-        early = Router.router(vertx);
-        RouterErrors.mount(early); // a /metrics refused here (moved to ops.listen) is answered as the app would
-        HealthRoutes.mount(early, readiness);
-        MetricsRoutes.mount(early, meters, metrics);
-        early.route().handler(ctx -> ctx.response().setStatusCode(503).putHeader("Retry-After", "1")
-                .putHeader("Content-Type", "application/json")
-                .end("{\"error\":\"starting: not ready yet (see /readyz)\"}"));
+        // with RouterErrors' answers: a /metrics refused here (moved to ops.listen) is answered as the app would
+        early = Routes.router(vertx, Routes.starting(readiness, meters, metrics));
     }
 
     /** The router's part: the app's router once it serves, the early one before. */

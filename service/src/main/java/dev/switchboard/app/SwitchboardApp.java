@@ -1,13 +1,11 @@
 package dev.switchboard.app;
 
 import dev.switchboard.auth.CallerAuth;
-import dev.switchboard.bridge.BindingRuntime;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.chat.slack.SlackPlatform;
 import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
-import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.Compat;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.CardRoutes;
@@ -17,20 +15,15 @@ import dev.switchboard.http.RequestBudget;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
 import dev.switchboard.gateway.AgentConnections;
-import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsAccess;
-import dev.switchboard.ops.MetricsRoutes;
 import dev.switchboard.ops.Readiness;
 import dev.switchboard.ops.StandardMetrics;
-import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.EgressPolicy;
 import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.registry.RegistryRoutes;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.RegistryNotifications;
-import dev.switchboard.store.SqlRegistrationStore;
-import dev.switchboard.store.StoreLock;
 import dev.switchboard.trigger.TriggerRoutes;
 import dev.switchboard.trigger.Triggers;
 import dev.switchboard.tracing.Tracing;
@@ -45,10 +38,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.ext.web.Router;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,55 +53,53 @@ public final class SwitchboardApp {
 
     private final Vertx vertx;
     private final Router router;
-    private final Database database;
+    private final OpenedStore store;
     private final AgentRegistry registry;
     private final PrometheusMeterRegistry meters;
     private final HttpClientAgent client;
     private final CardRoutes cards;
     private final BridgeService bridge;
     private final LiveBindings bindings;
-    /** the agents of the configuration (file or cluster) now in the registry: what a live change compares with */
-    private final java.util.Set<String> configuredAgents = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final ConfiguredAgents configuredAgents;
     private final WebChatPlatform webChat;
     private final SlackPlatform slack;
-    private final Egress egress;
     private final Readiness readiness;
     private Duration shutdownGrace = dev.switchboard.config.HttpLimits.DEFAULT_SHUTDOWN_GRACE_PERIOD;
     /** OpenTelemetry spans, or {@link Tracing#off()} (the default: nothing is made) */
     private final Tracing tracing;
     /** The gateway's clients, one per event loop. */
     private final AgentConnections upstream;
-    private GatewayHandler gateway;
-    /** set when the routes are mounted; {@link #apply} replaces what it runs */
-    private volatile Triggers triggers;
+    /** {@link #apply} replaces what they run */
+    private final Triggers triggers;
+    /** what the main port serves, in order */
+    private List<Routes.Route> routes;
     private SwitchboardServer server;
     /** Server.spec.ops.listen's listener (/metrics and the probes); null when the metrics are on the main port */
     private SwitchboardServer opsServer;
     private long expiryTimer = -1;
-    /** SQLite: the lock that keeps a second Switchboard off the file; null on PostgreSQL. */
-    private StoreLock storeLock;
     /** PostgreSQL: the registry's change notifications from the other replicas; null on SQLite. */
     private RegistryNotifications registryNotifications;
 
-    private SwitchboardApp(Vertx vertx, Router router, Database database, AgentRegistry registry,
-            PrometheusMeterRegistry meters, HttpClientAgent client, CardRoutes cards, BridgeService bridge,
-            LiveBindings bindings, WebChatPlatform webChat, SlackPlatform slack, Egress egress,
-            Readiness readiness, Tracing tracing, AgentConnections upstream) {
-        this.readiness = readiness;
-        this.tracing = tracing;
-        this.upstream = upstream;
-        this.bindings = bindings;
-        this.webChat = webChat;
-        this.slack = slack;
-        this.egress = egress;
+    private SwitchboardApp(Vertx vertx, Router router, OpenedStore store, PrometheusMeterRegistry meters,
+            HttpClientAgent client, CardRoutes cards, BridgeService bridge, LiveBindings bindings, WebChatPlatform webChat,
+            SlackPlatform slack, Readiness readiness, Tracing tracing, AgentConnections upstream,
+            Triggers triggers, ConfiguredAgents configuredAgents) {
         this.vertx = vertx;
         this.router = router;
-        this.database = database;
-        this.registry = registry;
+        this.store = store;
+        this.registry = store.registry();
         this.meters = meters;
         this.client = client;
         this.cards = cards;
         this.bridge = bridge;
+        this.bindings = bindings;
+        this.webChat = webChat;
+        this.slack = slack;
+        this.readiness = readiness;
+        this.tracing = tracing;
+        this.upstream = upstream;
+        this.triggers = triggers;
+        this.configuredAgents = configuredAgents;
     }
 
     /**
@@ -164,38 +152,7 @@ public final class SwitchboardApp {
                 : OpsListener.start(vertx, config.server().ops(), config.server().http(),
                         HostCheck.of(config.server().ops().host(), config.server().publicUrl(), config.server().hostNames()),
                         readiness, meters);
-        Future<Opened> opening = vertx.executeBlocking(() -> {
-            // the PostgreSQL password, when the config names one: never logged, never in a message
-            String storePassword = config.server().storePasswordSecretRef() == null ? null
-                    : config.secret(config.server().storePasswordSecretRef()).orElse(null);
-            // one process per SQLite file: refused before anything touches the file
-            StoreLock lock = StoreLock.acquire(config.server().store());
-            Database db;
-            try {
-                db = Database.open(config.server().store(), storePassword);
-            } catch (RuntimeException e) {
-                if (lock != null) {
-                    lock.close();
-                }
-                throw e;
-            }
-            try {
-                boolean shared = db.dialect() == Database.Dialect.POSTGRESQL;
-                AgentRegistry registry = new AgentRegistry(new SqlRegistrationStore(db.dataSource()),
-                        config.server().registrationTtl(), config.server().registry().maxRegistrations(), shared);
-                Instant now = clock.instant();
-                for (AgentBackendSpec b : config.backends()) {
-                    registry.putConfigured(fromConfig(b, config, now));
-                }
-                return new Opened(db, registry, lock);
-            } catch (RuntimeException e) {
-                db.close();
-                if (lock != null) {
-                    lock.close();
-                }
-                throw e;
-            }
-        });
+        Future<OpenedStore> opening = vertx.executeBlocking(() -> OpenedStore.open(config, clock.instant()));
         return Future.join(listening, opsListening, opening).transform(both -> {
             if (both.failed()) {
                 // what did start is closed again; the store's failure is the one told when both failed
@@ -232,106 +189,74 @@ public final class SwitchboardApp {
     /** The store is open and the port bound: builds the app over them and lets it take the requests. */
     private static Future<SwitchboardApp> serve(Vertx vertx, SwitchboardConfig config, Clock clock,
             PrometheusMeterRegistry meters, Starting starting, SwitchboardServer server, SwitchboardServer opsServer,
-            Opened opened, Readiness readiness, Readiness.Condition started) {
-        {
-            Database db = opened.database();
-            AgentRegistry registry = opened.registry();
-            HttpClientOptions clientOptions = new HttpClientOptions()
-                    .setKeepAlive(true)
-                    .setDecompressionSupported(false)
-                    .setMaxInitialLineLength(8192);
-            PoolOptions pool = new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1);
-            // for card fetches; relayed calls go through the gateway's own connections, one pool per event loop
-            HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
-            AgentConnections upstream = new AgentConnections(vertx);
-            Router router = Router.router(vertx);
-            Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
-            CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                    config.bridge().webChat().proxies(), new CallerAuth(config.server().apiKeys())).kubemqPlatformCard(config.server().compat() == Compat.KUBEMQ);
-            LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
-            WebChatPlatform webChat = new WebChatPlatform();
-            SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
-            Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
-            BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
-                    config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
-            slack.attach(bridge.driver(), bridge.store());
-            SwitchboardApp app = new SwitchboardApp(vertx, router, db, registry, meters, client, cards, bridge, bindings,
-                    webChat, slack, egress, readiness, tracing, upstream);
-            app.storeLock = opened.lock();
-            app.shutdownGrace = config.server().http().shutdownGracePeriod();
-            config.backends().forEach(b -> app.configuredAgents.add(b.name()));
-            if (registry.shared()) {
-                // another replica's registration, change or removal reaches this one's view (and card cache) at once
-                registry.onChanged(cards::forget);
-                app.registryNotifications = RegistryNotifications.start(db, registry);
-            }
-            app.server = server;
-            app.opsServer = opsServer;
-            app.mountRoutes(config, clock);
-            starting.serve(router, app.gateway::tryHandle);
-            app.startExpiry(clock);
-            return bridge.start().map(resumed -> {
-                if (resumed > 0) {
-                    LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
-                }
-                slack.start();
-                started.met();
-                return app;
-            }).onFailure(e -> app.close());
-        }
-    }
-
-    /** What start-up opens on a worker thread before anything listens: the store and the registry over it. */
-    private record Opened(Database database, AgentRegistry registry, StoreLock lock) {
-        /** Start-up failed elsewhere (the port): the store and its lock are let go. */
-        void close() {
-            try {
-                database.close();
-            } finally {
-                if (lock != null) {
-                    lock.close();
-                }
-            }
-        }
-    }
-
-    private void mountRoutes(SwitchboardConfig config, Clock clock) {
+            OpenedStore store, Readiness readiness, Readiness.Condition started) {
+        Database db = store.database();
+        AgentRegistry registry = store.registry();
+        HttpClientOptions clientOptions = new HttpClientOptions()
+                .setKeepAlive(true)
+                .setDecompressionSupported(false)
+                .setMaxInitialLineLength(8192);
+        PoolOptions pool = new PoolOptions().setHttp1MaxSize(20_000).setMaxWaitQueueSize(-1);
+        // for card fetches; relayed calls go through the gateway's own connections, one pool per event loop
+        HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
+        AgentConnections upstream = new AgentConnections(vertx);
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
+        Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
+        CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
+                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq);
+        LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
+        WebChatPlatform webChat = new WebChatPlatform();
+        SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
+        Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
+        BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
+                config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
+        slack.attach(bridge.driver(), bridge.store());
+        Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
+
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
-        RouterErrors.mount(router);
-        HealthRoutes.mount(router, readiness);
-        MetricsRoutes.mount(router, meters, MetricsAccess.mainPort(config.server().ops() != null, config.server().host(),
-                config.server().adminToken()));
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
             cards.forget(id);
         });
-        new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
-                cards::invalidate).bareList(kubemq).mount(router);
-        cards.mount(router);
-        gateway = new GatewayHandler(vertx, upstream, registry,
+        GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
                 tracing, server.requestBudget());
-        router.post("/a2a/:agentId").handler(gateway);
-        router.get("/a2a/:agentId/stream").handler(gateway::handleStream);
-        router.route("/a2a/:agentId").handler(ctx -> ctx.response().setStatusCode(405).putHeader("Allow", "POST")
-                .putHeader("Content-Type", "application/json")
-                .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}"));
-        router.post("/a2a").handler(GatewayHandler::missingAgentId);
-        router.post("/a2a/").handler(GatewayHandler::missingAgentId);
-        WebChatRoutes web = new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(),
-                bindings::specs,
-                id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
-                new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(), config.server().insecure()),
-                auth, clock);
-        web.mount(router);
-        slack.mount(vertx, router);
-        triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
-        new TriggerRoutes(vertx, triggers).mount(router);
-        // the page answers any GET the other routes did not take
-        web.mountPage(router);
-        RouterErrors.mountLast(router);
+        Routes.Features features = new Routes.Features(readiness, meters,
+                MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
+                new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
+                        cards::invalidate).bareList(kubemq),
+                cards, gateway,
+                new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(), bindings::specs,
+                        id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
+                        new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(),
+                                config.server().insecure()), auth, clock),
+                slack.eventsRoutes(vertx).orElse(null),
+                new TriggerRoutes(vertx, triggers));
+        List<Routes.Route> routes = Routes.main(features);
+        Router router = Routes.router(vertx, routes);
+
+        SwitchboardApp app = new SwitchboardApp(vertx, router, store, meters, client, cards, bridge, bindings,
+                webChat, slack, readiness, tracing, upstream, triggers, new ConfiguredAgents(registry, config));
+        app.shutdownGrace = config.server().http().shutdownGracePeriod();
+        if (registry.shared()) {
+            // another replica's registration, change or removal reaches this one's view (and card cache) at once
+            registry.onChanged(cards::forget);
+            app.registryNotifications = RegistryNotifications.start(db, registry);
+        }
+        app.routes = routes;
+        app.server = server;
+        app.opsServer = opsServer;
+        starting.serve(router, Routes.bypass(gateway));
+        app.startExpiry(clock);
+        return bridge.start().map(resumed -> {
+            if (resumed > 0) {
+                LOG.info("resumed {} chat session(s) with unfinished turns", resumed);
+            }
+            slack.start();
+            started.met();
+            return app;
+        }).onFailure(e -> app.close());
     }
 
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
@@ -347,17 +272,6 @@ public final class SwitchboardApp {
                 .onFailure(e -> LOG.warn("registry expiry failed: {}", e.getMessage())));
     }
 
-    /** Config-file agents: static headers plus the bearer token of their tokenSecretRef, if any. */
-    static RegisteredAgent fromConfig(AgentBackendSpec b, SwitchboardConfig config, Instant now) {
-        Map<String, String> headers = new LinkedHashMap<>(b.headers());
-        if (b.tokenSecretRef() != null) {
-            headers.put("Authorization", "Bearer " + config.secret(b.tokenSecretRef()).orElseThrow());
-        }
-        return new RegisteredAgent(b.name(), b.name(), b.url(), b.description() == null ? "" : b.description(), "",
-                b.skills(), List.of("text/plain"), List.of("text/plain"), List.of(), headers, b.limits(),
-                AgentOrigin.CONFIG, now, now);
-    }
-
     /**
      * Puts a new configuration of agents and Bindings in force without a restart (Kubernetes watch mode): agents
      * added, changed (URL, headers, token: the next call uses them, and their cards are fetched again) and removed
@@ -368,50 +282,28 @@ public final class SwitchboardApp {
      * writes to the store).
      */
     public synchronized void apply(SwitchboardConfig live) {
-        Instant now = Clock.systemUTC().instant();
-        java.util.Set<String> wanted = new java.util.HashSet<>();
-        boolean changed = false;
-        for (AgentBackendSpec b : live.backends()) {
-            wanted.add(b.name());
-            RegisteredAgent next = fromConfig(b, live, now);
-            RegisteredAgent current = registry.find(b.name()).orElse(null);
-            if (current == null || current.origin() != AgentOrigin.CONFIG || !sameAgent(current, next)) {
-                registry.putConfigured(next);
-                cards.forget(b.name());
-                configuredAgents.add(b.name());
-                changed = true;
-            }
-        }
-        for (String id : List.copyOf(configuredAgents)) {
-            if (!wanted.contains(id)) {
-                registry.removeConfigured(id);
-                configuredAgents.remove(id);
-                changed = true;
-            }
-        }
+        boolean changed = configuredAgents.apply(live, Clock.systemUTC().instant(), cards::forget);
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
-        if (triggers != null) {
-            triggers.replace(TriggerApps.settings(live), bindings.specs());
-        }
+        triggers.replace(TriggerApps.settings(live), bindings.specs());
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();
         }
     }
 
-    /** Same endpoint, headers (credentials included), description, skills and limits: nothing to re-fetch. */
-    private static boolean sameAgent(RegisteredAgent a, RegisteredAgent b) {
-        return a.url().equals(b.url()) && a.headers().equals(b.headers()) && a.description().equals(b.description())
-                && a.skills().equals(b.skills()) && java.util.Objects.equals(a.limits(), b.limits());
-    }
-
     public Vertx vertx() {
         return vertx;
     }
 
+    /** The main port's router; the demo adds its agents' paths after {@link Routes}' (cli/DemoAgents). */
     public Router router() {
         return router;
+    }
+
+    /** The main port's table, as it is served. */
+    List<Routes.Route> routes() {
+        return routes;
     }
 
     public AgentRegistry registry() {
@@ -496,13 +388,7 @@ public final class SwitchboardApp {
         }).eventually(() -> client.close()).eventually(upstream::close).eventually(() -> {
             meters.close();
             return vertx.executeBlocking(() -> {
-                try {
-                    database.close();
-                } finally {
-                    if (storeLock != null) {
-                        storeLock.close();
-                    }
-                }
+                store.close();
                 return null;
             });
         }).mapEmpty();

@@ -26,7 +26,6 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,11 +103,6 @@ public final class CardRoutes {
         return this;
     }
 
-    public void mount(Router router) {
-        router.get("/.well-known/agent-card.json").handler(this::platformCard);
-        router.get("/a2a/:agentId/.well-known/agent-card.json").handler(this::agentCard);
-    }
-
     /** Forgets cached cards, e.g. after a registration changed. */
     public void invalidate() {
         cache.clear();
@@ -143,7 +137,8 @@ public final class CardRoutes {
         }
     }
 
-    private void platformCard(RoutingContext ctx) {
+    /** {@code GET /.well-known/agent-card.json}: Switchboard's own card. */
+    public void platformCard(RoutingContext ctx) {
         if (kubemqPlatformCard) {
             sendCard(ctx, kubemqCard(baseUrl(ctx.request()) + "/"));
             return;
@@ -203,7 +198,8 @@ public final class CardRoutes {
         sendCard(ctx, write(card, ctx.request()));
     }
 
-    private void agentCard(RoutingContext ctx) {
+    /** {@code GET /a2a/{agentId}/.well-known/agent-card.json}: the agent's card, its URLs the gateway's. */
+    public void agentCard(RoutingContext ctx) {
         if (callers.callerIdOrNull(ctx.request()) == null) {
             // before the registry is asked: the answer is the same for agents that exist and agents that do not
             ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")

@@ -409,6 +409,13 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
     }
 
+    /** {@code /a2a/{agentId}} with another method than POST. */
+    public static void wrongMethod(RoutingContext ctx) {
+        ctx.response().setStatusCode(405).putHeader("Allow", "POST")
+                .putHeader("Content-Type", "application/json")
+                .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}");
+    }
+
     /** {@code POST /a2a} without an agent id. */
     public static void missingAgentId(RoutingContext ctx) {
         respondError(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,

@@ -2,7 +2,8 @@ package dev.switchboard.ops;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
+import io.vertx.core.Handler;
+import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 
 /**
@@ -13,12 +14,17 @@ public final class HealthRoutes {
 
     private HealthRoutes() {}
 
-    public static void mount(Router router, Readiness readiness) {
-        router.get("/healthz").handler(ctx -> ctx.response()
+    /** {@code GET /healthz}: answering at all is the answer. */
+    public static void healthz(RoutingContext ctx) {
+        ctx.response()
                 .putHeader("Content-Type", "application/json")
                 .putHeader("Cache-Control", "no-store")
-                .end("{\"status\":\"UP\"}"));
-        router.get("/readyz").handler(ctx -> {
+                .end("{\"status\":\"UP\"}");
+    }
+
+    /** {@code GET /readyz}: 200 once every condition of {@code readiness} is met, else 503 naming the pending ones. */
+    public static Handler<RoutingContext> readyz(Readiness readiness) {
+        return ctx -> {
             List<String> pending = readiness.pendingNames();
             JsonObject body = pending.isEmpty() ? new JsonObject().put("status", "READY")
                     : new JsonObject().put("status", "NOT_READY").put("pending", new JsonArray(List.copyOf(pending)));
@@ -27,6 +33,6 @@ public final class HealthRoutes {
                     .putHeader("Content-Type", "application/json")
                     .putHeader("Cache-Control", "no-store")
                     .end(body.encode());
-        });
+        };
     }
 }

@@ -3,7 +3,7 @@ package dev.switchboard.ops;
 import dev.switchboard.net.Addresses;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.net.SocketAddress;
-import io.vertx.ext.web.Router;
+import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
 import java.net.InetAddress;
 
@@ -12,8 +12,9 @@ public final class MetricsRoutes {
 
     private MetricsRoutes() {}
 
-    public static void mount(Router router, PrometheusMeterRegistry meters, MetricsAccess access) {
-        router.get("/metrics").handler(ctx -> {
+    /** {@code GET /metrics}. */
+    public static Handler<RoutingContext> handler(PrometheusMeterRegistry meters, MetricsAccess access) {
+        return ctx -> {
             // the connection's peer, never a forwarded header: a proxy's word is no credential here
             MetricsAccess.Verdict verdict = access.verdict(remote(ctx), ctx.request().getHeader("Authorization"));
             switch (verdict) {
@@ -29,7 +30,7 @@ public final class MetricsRoutes {
                                 .end(text))
                         .onFailure(ctx::fail);
             }
-        });
+        };
     }
 
     private static void refuse(RoutingContext ctx, int status, String why) {

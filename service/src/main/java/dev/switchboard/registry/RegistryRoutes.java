@@ -10,9 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -62,17 +60,9 @@ public final class RegistryRoutes {
         return this;
     }
 
-    public void mount(Router router) {
-        BodyHandler body = JsonHttp.bodyOf(MAX_BODY);
-        router.post("/agents/register").handler(body).handler(this::register);
-        router.post("/agents/deregister").handler(body).handler(this::deregisterByBody);
-        router.post("/agents/heartbeat").handler(body).handler(this::heartbeat);
-        router.get("/agents").handler(this::list);
-        router.get("/agents/:agentId").handler(this::get);
-        router.delete("/agents/:agentId").handler(this::deregisterByPath);
-    }
+    // the handlers of the registry's paths (app/Routes lists them); a POST's body is read before them
 
-    private void register(RoutingContext ctx) {
+    public void register(RoutingContext ctx) {
         if (!admin(ctx)) {
             return;
         }
@@ -93,7 +83,7 @@ public final class RegistryRoutes {
         });
     }
 
-    private void heartbeat(RoutingContext ctx) {
+    public void heartbeat(RoutingContext ctx) {
         if (!admin(ctx)) {
             return;
         }
@@ -121,7 +111,7 @@ public final class RegistryRoutes {
         });
     }
 
-    private void deregisterByBody(RoutingContext ctx) {
+    public void deregisterByBody(RoutingContext ctx) {
         if (!admin(ctx)) {
             return;
         }
@@ -136,7 +126,7 @@ public final class RegistryRoutes {
         }
     }
 
-    private void deregisterByPath(RoutingContext ctx) {
+    public void deregisterByPath(RoutingContext ctx) {
         if (admin(ctx)) {
             deregister(ctx, ctx.pathParam("agentId"));
         }
@@ -156,7 +146,7 @@ public final class RegistryRoutes {
         });
     }
 
-    private void list(RoutingContext ctx) {
+    public void list(RoutingContext ctx) {
         if (!reader(ctx)) {
             return;
         }
@@ -195,7 +185,7 @@ public final class RegistryRoutes {
         json(ctx.response(), 200, out);
     }
 
-    private void get(RoutingContext ctx) {
+    public void get(RoutingContext ctx) {
         if (!reader(ctx)) {
             return;
         }

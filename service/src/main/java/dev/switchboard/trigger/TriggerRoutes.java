@@ -7,7 +7,6 @@ import dev.switchboard.bridge.TurnRefused;
 import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,34 +33,35 @@ public final class TriggerRoutes {
         this.triggers = triggers;
     }
 
-    public void mount(Router router) {
-        // the guard answers before the body is read (the web chat's routes do the same); the body handler comes next
-        router.post("/triggers/:name").handler(this::guard);
-        router.post("/triggers/:name").handler(JsonHttp.bodyOf(MAX_BODY)).handler(this::deliver);
-        router.route("/triggers/:name").handler(ctx -> {
-            ctx.response().putHeader("Allow", "POST");
-            JsonHttp.error(ctx.response(), 405, "use POST with the notification as a JSON body", null);
-        });
-        router.route("/triggers/*").failureHandler(ctx -> {
-            int status = ctx.statusCode();
-            if (status == 413) {
-                JsonHttp.error(ctx.response(), 413, "body: larger than " + (MAX_BODY / 1024) + " KiB", "body");
-            } else if (status >= 400 && status < 500) {
-                JsonHttp.error(ctx.response(), status, "the request was refused", null);
-            } else if (JsonHttp.callersFault(ctx.failure())) {
-                // a body Vert.x or Netty could not read (e.g. a malformed chunk size): the caller's, not a failure of ours
-                ctx.response().putHeader("Connection", "close");
-                JsonHttp.error(ctx.response(), 400, "body: the request could not be read", "body");
-            } else {
-                LOG.error("trigger {} failed", ctx.pathParam("name"), ctx.failure());
-                ctx.response().putHeader("Retry-After", "10");
-                JsonHttp.error(ctx.response(), 503, "the notification could not be recorded; deliver it again", null);
-            }
-        });
+    /** Any other method on a trigger's path. */
+    public static void wrongMethod(RoutingContext ctx) {
+        ctx.response().putHeader("Allow", "POST");
+        JsonHttp.error(ctx.response(), 405, "use POST with the notification as a JSON body", null);
     }
 
-    /** Trigger (404), token (401), JSON (415), rate (429): all before the body is read. */
-    private void guard(RoutingContext ctx) {
+    /** What failed under {@code /triggers/}, Vert.x's own refusals (a body over the limit) included, in our words. */
+    public static void failed(RoutingContext ctx) {
+        int status = ctx.statusCode();
+        if (status == 413) {
+            JsonHttp.error(ctx.response(), 413, "body: larger than " + (MAX_BODY / 1024) + " KiB", "body");
+        } else if (status >= 400 && status < 500) {
+            JsonHttp.error(ctx.response(), status, "the request was refused", null);
+        } else if (JsonHttp.callersFault(ctx.failure())) {
+            // a body Vert.x or Netty could not read (e.g. a malformed chunk size): the caller's, not a failure of ours
+            ctx.response().putHeader("Connection", "close");
+            JsonHttp.error(ctx.response(), 400, "body: the request could not be read", "body");
+        } else {
+            LOG.error("trigger {} failed", ctx.pathParam("name"), ctx.failure());
+            ctx.response().putHeader("Retry-After", "10");
+            JsonHttp.error(ctx.response(), 503, "the notification could not be recorded; deliver it again", null);
+        }
+    }
+
+    /**
+     * Trigger (404), token (401), JSON (415), rate (429): all before the body is read (the web chat's guard does the
+     * same); the body handler comes after it.
+     */
+    public void guard(RoutingContext ctx) {
         HttpServerResponse response = ctx.response();
         Triggers.Trigger t = triggers.find(ctx.pathParam("name")).orElse(null);
         if (t == null) {
@@ -93,7 +93,7 @@ public final class TriggerRoutes {
         ctx.next();
     }
 
-    private void deliver(RoutingContext ctx) {
+    public void deliver(RoutingContext ctx) {
         Triggers.Trigger t = ctx.get(TRIGGER);
         JsonNode body = JsonHttp.body(ctx, "body: a JSON notification is required");
         if (body == null) {

@@ -159,9 +159,28 @@ class ChatApiRefusesAnonymousCallersTest {
         RawHttp.Response page = http(app).get("/", Map.of());
         assertThat(page.status()).isEqualTo(200);
         assertThat(page.body()).contains("app.js");
-        RawHttp.Response js = http(app).get("/app.js", Map.of());
-        assertThat(js.status()).isEqualTo(200);
-        assertThat(js.body()).contains("Authorization").contains("sessionStorage").doesNotContain("new EventSource");
+        // the page's script is app.js and the modules it imports: together they send the key, kept in this tab only
+        assertThat(scripts(http(app), "app.js")).contains("Authorization").contains("sessionStorage")
+                .doesNotContain("new EventSource");
+    }
+
+    /** The text of {@code entry} and of every module it imports, directly or not, as the server serves them. */
+    private static String scripts(RawHttp http, String entry) {
+        StringBuilder all = new StringBuilder();
+        java.util.Set<String> seen = new java.util.LinkedHashSet<>(java.util.List.of(entry));
+        java.util.Deque<String> next = new java.util.ArrayDeque<>(seen);
+        while (!next.isEmpty()) {
+            RawHttp.Response js = http.get("/" + next.pop(), Map.of());
+            assertThat(js.status()).isEqualTo(200);
+            all.append(js.body()).append('\n');
+            java.util.regex.Matcher imports = java.util.regex.Pattern.compile("from '\\./([\\w-]+\\.js)'").matcher(js.body());
+            while (imports.find()) {
+                if (seen.add(imports.group(1))) {
+                    next.add(imports.group(1));
+                }
+            }
+        }
+        return all.toString();
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
 import io.vertx.core.Vertx;
-import io.vertx.ext.web.Router;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -172,13 +171,14 @@ public final class SlackPlatform implements ChatPlatform {
         return chats.ensureThread(new ChatThread(SlackThreads.threadId(channel, ts), NAME, channel, binding, title, now, now));
     }
 
-    /** Mounts {@code /slack/events} and {@code /slack/interactions} when an app is in events mode. */
-    public void mount(Vertx vertx, Router router) {
+    /**
+     * The handlers of {@code /slack/events} and {@code /slack/interactions}: empty unless an app is in events mode (in
+     * Socket Mode Slack is reached, not reaching us, and the paths are not served).
+     */
+    public java.util.Optional<SlackRoutes> eventsRoutes(Vertx vertx) {
         List<SlackAppRuntime> events = runtimes.values().stream()
                 .filter(r -> r.app.mode() == SlackMode.EVENTS).toList();
-        if (!events.isEmpty()) {
-            new SlackRoutes(vertx, events, clock).mount(router);
-        }
+        return events.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(new SlackRoutes(vertx, events, clock));
     }
 
     /** Whether an app's Socket Mode connection is up (tests and health). */

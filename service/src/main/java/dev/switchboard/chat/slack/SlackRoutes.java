@@ -4,7 +4,6 @@ import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * raw bytes, before anything is read from it; a forged, stale or unsigned request gets 401 and nothing else.
  * Events are written to the store and acknowledged with 200 before any agent work.
  */
-final class SlackRoutes {
+public final class SlackRoutes {
 
     private static final Logger LOG = LoggerFactory.getLogger(SlackRoutes.class);
     /** Slack's events are a few KB; an interaction with its message's blocks stays well below this. */
@@ -35,11 +34,6 @@ final class SlackRoutes {
         this.clock = clock;
     }
 
-    void mount(Router router) {
-        router.post("/slack/events").handler(SlackRoutes::rawBody).handler(this::events);
-        router.post("/slack/interactions").handler(SlackRoutes::rawBody).handler(this::interactions);
-    }
-
     private static final String RAW_BODY = "slack.rawBody";
 
     /**
@@ -48,7 +42,7 @@ final class SlackRoutes {
      * checked, which refuses a field over 8 KB (a button press on a message with blocks is larger) and answers an
      * unsigned request with bad url-encoding 400 instead of 401.
      */
-    private static void rawBody(RoutingContext ctx) {
+    public static void rawBody(RoutingContext ctx) {
         io.vertx.core.http.HttpServerRequest request = ctx.request();
         String length = request.getHeader("Content-Length");
         if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > MAX_BODY) {
@@ -104,7 +98,8 @@ final class SlackRoutes {
         return null;
     }
 
-    private void events(RoutingContext ctx) {
+    /** {@code POST /slack/events}, after {@link #rawBody}. */
+    public void events(RoutingContext ctx) {
         byte[] raw = ctx.get(RAW_BODY);
         SlackAppRuntime app = verified(ctx, raw);
         if (app == null) {
@@ -151,7 +146,8 @@ final class SlackRoutes {
         }
     }
 
-    private void interactions(RoutingContext ctx) {
+    /** {@code POST /slack/interactions}, after {@link #rawBody}. */
+    public void interactions(RoutingContext ctx) {
         byte[] raw = ctx.get(RAW_BODY);
         SlackAppRuntime app = verified(ctx, raw);
         if (app == null) {
