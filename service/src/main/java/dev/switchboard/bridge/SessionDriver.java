@@ -20,14 +20,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,27 +48,17 @@ public final class SessionDriver implements AutoCloseable {
     private final ChatStore store;
     private final ChatPlatforms platforms;
     private final Engine engine;
-    private final Scheduler scheduler;
     private final Clock clock;
     private final Map<String, BindingRuntime> bindings;
     private final Lanes lanes;
     private final BridgeMetrics metrics;
     private final BridgeLimits limits;
-    private final TurnSpans spans;
     private final EffectRunner effects;
     private final StepReport report;
     private final Replication replication;
-    /** every thread held in memory, by id: nothing of a thread is held anywhere else */
-    private final ConcurrentHashMap<String, LiveThread> live = new ConcurrentHashMap<>();
-    private final Duration sweepEvery;
-    private volatile Scheduler.Timer sweep;
+    /** every thread held in memory: nothing of a thread is held anywhere else */
+    private final LiveThreads live;
     private volatile boolean closed;
-
-    public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
-            Clock clock, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount, BridgeLimits limits) {
-        this(vertx, store, platforms, client, engine, Scheduler.vertx(vertx, clock), meters, bindings, laneCount, limits,
-                null, Tracing.off());
-    }
 
     /**
      * @param scheduler the driver's clock and timers (production: {@link Scheduler#vertx}; tests: a virtual clock)
@@ -80,40 +68,22 @@ public final class SessionDriver implements AutoCloseable {
     public SessionDriver(Vertx vertx, ChatStore store, ChatPlatforms platforms, A2aAgentClient client, Engine engine,
             Scheduler scheduler, MeterRegistry meters, Map<String, BindingRuntime> bindings, int laneCount,
             BridgeLimits limits, SessionLeases leases, Tracing tracing) {
-        this.spans = new TurnSpans(tracing);
+        TurnSpans spans = new TurnSpans(tracing);
         this.limits = limits;
         this.store = store;
         this.platforms = platforms;
         this.engine = engine;
-        this.scheduler = scheduler;
         this.clock = scheduler.clock();
         // kept as given, not copied: a LiveBindings map changes while the service runs (Kubernetes watch mode)
         this.bindings = bindings;
         this.lanes = new Lanes(laneCount);
-        this.metrics = new BridgeMetrics(meters, this.bindings,
-                () -> live.values().stream().filter(t -> t.session() != null).count(), lanes.executors());
-        this.effects = new EffectRunner(vertx, client, scheduler, bindings, spans, metrics, new EffectRunner.Results() {
-            @Override
-            public void submit(String threadId, Input input) {
-                SessionDriver.this.submit(threadId, input);
-            }
-
-            @Override
-            public void callResult(String threadId, Input.Call call, CallFailure failure, Input input) {
-                LiveThread t = live.get(threadId);
-                if (t != null) {
-                    metrics.agentCall(t.thread().binding(), call, failure);
-                }
-                SessionDriver.this.submit(threadId, input);
-            }
-        });
-        this.report = new StepReport(metrics, spans);
-        Replication.Driver self = new Hooks();
+        Hooks self = new Hooks();
         this.replication = leases == null ? new OneProcess(self, store) : new LeasedReplicas(leases, self, vertx, store,
                 platforms, limits);
-        long idle = limits.sessionIdleTimeout().toMillis();
-        this.sweepEvery = Duration.ofMillis(Math.max(10, Math.min(idle / 2, 60_000)));
-        sweepLater();
+        this.live = new LiveThreads(store, lanes, scheduler, limits.sessionIdleTimeout(), replication::idle);
+        this.metrics = new BridgeMetrics(meters, this.bindings, live::sessions, lanes.executors());
+        this.effects = new EffectRunner(vertx, client, scheduler, bindings, spans, metrics, self);
+        this.report = new StepReport(metrics, spans);
     }
 
     /**
@@ -122,42 +92,12 @@ public final class SessionDriver implements AutoCloseable {
      * thread left memory entirely (issue 9, bounded memory).
      */
     public boolean inMemory(String threadId) {
-        return live.containsKey(threadId);
+        return live.contains(threadId);
     }
 
     /** How many threads the driver holds anything of (see {@link #inMemory}). */
     public int threadsInMemory() {
         return live.size();
-    }
-
-    private void sweepLater() {
-        if (!closed) {
-            sweep = scheduler.schedule(sweepEvery, () -> {
-                evictIdle();
-                sweepLater();
-            });
-        }
-    }
-
-    /** Forgets every thread idle for the timeout, each on its own lane so no input races the check. */
-    private void evictIdle() {
-        if (closed) {
-            return;
-        }
-        for (String threadId : Set.copyOf(live.keySet())) {
-            onLane(threadId, () -> {
-                LiveThread t = live.get(threadId);
-                if (t == null) {
-                    return null;
-                }
-                Session s = t.session();
-                if ((s == null || s.idle()) && t.quiet(clock.instant(), limits.sessionIdleTimeout()) && t.settled()) {
-                    live.remove(threadId, t);
-                    replication.idle(threadId);
-                }
-                return null;
-            });
-        }
     }
 
     /**
@@ -226,7 +166,7 @@ public final class SessionDriver implements AutoCloseable {
         if (store.post(messageId).isPresent()) {
             return admitNow(thread, messageId, text, actor, null, answer); // the same answer again: its post
         }
-        Session session = load(remember(thread));
+        Session session = load(live.remember(thread));
         boolean pending = session.awaitsAnswer() && session.active().map(t -> t.messageId()
                 .equals(question.turnMessageId())).orElse(false);
         if (!pending) {
@@ -254,7 +194,7 @@ public final class SessionDriver implements AutoCloseable {
             }
             return existing.get();
         }
-        LiveThread lt = remember(thread);
+        LiveThread lt = live.remember(thread);
         Instant now = clock.instant();
         lt.input(now);
         Session session = load(lt);
@@ -287,10 +227,10 @@ public final class SessionDriver implements AutoCloseable {
      */
     public Future<Boolean> awaitsAnswer(String threadId) {
         return onLane(threadId, () -> {
-            if (store.thread(threadId).isEmpty() && !live.containsKey(threadId)) {
+            if (store.thread(threadId).isEmpty() && !live.contains(threadId)) {
                 return false;
             }
-            return load(live(threadId)).awaitsAnswer();
+            return load(live.load(threadId)).awaitsAnswer();
         });
     }
 
@@ -345,11 +285,11 @@ public final class SessionDriver implements AutoCloseable {
     /** Steps the thread's session with an input, on its lane. */
     private void step(String threadId, Input input) {
         if (!replication.drives(threadId)) {
-            forget(threadId); // another replica drives it: a late result, event or timer of this one is dropped
+            live.forget(threadId); // another replica drives it: a late result, event or timer of this one is dropped
             return;
         }
         Instant now = clock.instant();
-        LiveThread lt = live(threadId);
+        LiveThread lt = live.load(threadId);
         lt.input(now);
         if (input instanceof Input.Restarted && !bindings.containsKey(lt.thread().binding())) {
             input = new Input.BindingRemoved(); // nothing to recover with: the turns end with the notice
@@ -413,10 +353,10 @@ public final class SessionDriver implements AutoCloseable {
         if (names.isEmpty()) {
             return;
         }
-        live.forEach((threadId, t) -> {
+        live.all().forEach(t -> {
             Session s = t.session();
             if (names.contains(t.thread().binding()) && s != null && !s.turns().isEmpty()) {
-                submit(threadId, new Input.BindingRemoved());
+                submit(t.id(), new Input.BindingRemoved());
             }
         });
     }
@@ -433,28 +373,6 @@ public final class SessionDriver implements AutoCloseable {
                 binding.spec().questionsAllowed(), binding.spec().questionTimeout(), binding.fingerprint()));
         return session.withSettings(binding.spec().questionsAllowed(), binding.spec().questionTimeout(),
                 binding.fingerprint());
-    }
-
-    /** The thread in memory, loaded from the store when it is not there yet. */
-    private LiveThread live(String threadId) {
-        return live.computeIfAbsent(threadId, id -> new LiveThread(store.thread(id)
-                .orElseThrow(() -> new IllegalStateException("unknown thread " + id))));
-    }
-
-    /** The thread in memory, as given when it is not there yet. */
-    private LiveThread remember(ChatThread thread) {
-        return live.computeIfAbsent(thread.threadId(), id -> new LiveThread(thread));
-    }
-
-    /**
-     * Drops everything this process holds of a thread: its session, stream, timers; the results of its pending calls
-     * are dropped when they come ({@link #step} steps only sessions this process drives). On the thread's lane.
-     */
-    private void forget(String threadId) {
-        LiveThread t = live.remove(threadId);
-        if (t != null) {
-            t.drop(); // its open turn spans go with it: the replica that drives the session now ends them
-        }
     }
 
     /** What a committed step tells the bridge's meters, traces and log. */
@@ -492,16 +410,9 @@ public final class SessionDriver implements AutoCloseable {
     public void dieForTest() {
         closed = true;
         replication.stop();
-        cancelSweep();
+        live.stop();
         lanes.shutdownNow();
-        live.values().forEach(LiveThread::drop);
-    }
-
-    private void cancelSweep() {
-        Scheduler.Timer s = sweep;
-        if (s != null) {
-            s.cancel();
-        }
+        live.all().forEach(LiveThread::drop);
     }
 
     @Override
@@ -511,14 +422,23 @@ public final class SessionDriver implements AutoCloseable {
         }
         closed = true;
         replication.stop();
-        cancelSweep();
-        live.values().forEach(LiveThread::closeStream);
+        live.stop();
+        live.all().forEach(LiveThread::closeStream);
         lanes.shutdown();
         replication.letAllGo();
     }
 
-    /** What the replication may do with this driver. */
-    private final class Hooks implements Replication.Driver {
+    /** What the replication may do with this driver, and where the effects' results come back. */
+    private final class Hooks implements Replication.Driver, EffectRunner.Results {
+        @Override
+        public void callResult(String threadId, Input.Call call, CallFailure failure, Input input) {
+            LiveThread t = live.get(threadId);
+            if (t != null) {
+                metrics.agentCall(t.thread().binding(), call, failure);
+            }
+            SessionDriver.this.submit(threadId, input);
+        }
+
         @Override
         public <T> Future<T> onLane(String key, Supplier<T> work) {
             return lanes.run(key, work);
@@ -541,17 +461,17 @@ public final class SessionDriver implements AutoCloseable {
 
         @Override
         public ChatThread thread(String threadId) {
-            return live(threadId).thread();
+            return live.load(threadId).thread();
         }
 
         @Override
         public void remember(ChatThread thread) {
-            SessionDriver.this.remember(thread);
+            live.remember(thread);
         }
 
         @Override
         public void forget(String threadId) {
-            SessionDriver.this.forget(threadId);
+            live.forget(threadId);
         }
 
         @Override
