@@ -3,6 +3,7 @@ package dev.switchboard.app;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
+import dev.switchboard.bridge.Scheduler;
 import dev.switchboard.chat.slack.SlackPlatform;
 import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
@@ -124,6 +125,15 @@ public final class SwitchboardApp {
      * {@code /readyz} answers 200 once those and the app's own (the store migrated) are met.
      */
     public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness) {
+        return start(vertx, config, readiness, Scheduler.vertx(vertx, Clock.systemUTC()));
+    }
+
+    /**
+     * As above, the chat bridge's clock and timers those of {@code bridgeTime} (a test's virtual clock runs the
+     * contract's minutes in no time; production: {@link Scheduler#vertx} on the wall clock).
+     */
+    public static Future<SwitchboardApp> start(Vertx vertx, SwitchboardConfig config, Readiness readiness,
+            Scheduler bridgeTime) {
         Readiness.Condition storeMigrated = readiness.pending("store migrated");
         // the routes, the bridge and Slack are up: what the port serves before is only the probes and the metrics
         Readiness.Condition started = readiness.pending("started");
@@ -170,7 +180,7 @@ public final class SwitchboardApp {
             }
             try {
                 storeMigrated.met();
-                return serve(vertx, config, clock, meters, starting, listening.result(), opsListening.result(),
+                return serve(vertx, config, clock, bridgeTime, meters, starting, listening.result(), opsListening.result(),
                         opening.result(), readiness, started);
             } catch (RuntimeException e) {
                 return Future.all(closeIfStarted(listening), closeIfStarted(opsListening)).eventually(() -> vertx.executeBlocking(() -> {
@@ -188,7 +198,7 @@ public final class SwitchboardApp {
 
     /** The store is open and the port bound: builds the app over them and lets it take the requests. */
     private static Future<SwitchboardApp> serve(Vertx vertx, SwitchboardConfig config, Clock clock,
-            PrometheusMeterRegistry meters, Starting starting, SwitchboardServer server, SwitchboardServer opsServer,
+            Scheduler bridgeTime, PrometheusMeterRegistry meters, Starting starting, SwitchboardServer server, SwitchboardServer opsServer,
             OpenedStore store, Readiness readiness, Readiness.Condition started) {
         Database db = store.database();
         AgentRegistry registry = store.registry();
@@ -210,7 +220,7 @@ public final class SwitchboardApp {
         SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
         Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
         BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
-                config.bridge().limits(), bindings, List.of(webChat, slack), meters, clock, tracing);
+                config.bridge().limits(), bindings, List.of(webChat, slack), meters, bridgeTime, tracing);
         slack.attach(bridge.driver(), bridge.store());
         Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
 

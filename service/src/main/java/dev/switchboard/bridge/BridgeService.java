@@ -42,6 +42,17 @@ public final class BridgeService {
     public static BridgeService create(Vertx vertx, DataSource dataSource, ContractDurations contract,
             BridgeLimits limits, LiveBindings bindings, List<ChatPlatform> platforms, MeterRegistry meters,
             Clock clock, dev.switchboard.tracing.Tracing tracing) {
+        return create(vertx, dataSource, contract, limits, bindings, platforms, meters, Scheduler.vertx(vertx, clock),
+                tracing);
+    }
+
+    /**
+     * As above, on the time of {@code scheduler}: the driver's clock and its timers (a test's virtual clock runs the
+     * contract's minutes in no time).
+     */
+    public static BridgeService create(Vertx vertx, DataSource dataSource, ContractDurations contract,
+            BridgeLimits limits, LiveBindings bindings, List<ChatPlatform> platforms, MeterRegistry meters,
+            Scheduler scheduler, dev.switchboard.tracing.Tracing tracing) {
         ChatStore store = new ChatStore(dataSource);
         // several replicas on PostgreSQL (issue 12): each session is driven by the replica holding its lease
         SessionLeases leases = null;
@@ -60,7 +71,7 @@ public final class BridgeService {
         A2aAgentClient client = new A2aAgentClient(vertx, contract.responseHeaders());
         Map<String, BindingRuntime> byName = bindings.byName();
         SessionDriver driver = new SessionDriver(vertx, store, new ChatPlatforms(platforms), client,
-                new Engine(contract, limits.maxAnswerChars()), clock, meters, byName, LANES, limits, leases, tracing);
+                new Engine(contract, limits.maxAnswerChars()), scheduler, meters, byName, LANES, limits, leases, tracing);
         return new BridgeService(driver, client, store);
     }
 

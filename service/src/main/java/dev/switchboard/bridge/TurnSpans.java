@@ -15,7 +15,6 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -60,15 +59,22 @@ final class TurnSpans {
     };
 
     private final Tracing tracing;
-    /** the spans of the unfinished turns this process has made calls for: thread id, then message id */
-    private final ConcurrentHashMap<String, ConcurrentHashMap<String, Span>> open = new ConcurrentHashMap<>();
 
     TurnSpans(Tracing tracing) {
         this.tracing = tracing;
     }
 
-    /** What every span of a thread's turn names. */
-    record Where(String threadId, String binding, String agentId) {}
+    /**
+     * What every span of a thread's turn names, and the spans of its unfinished turns this process has made calls for
+     * (by message id). The thread in memory ({@link LiveThread}) holds those, so that they leave with it: dropped, not
+     * ended, when the thread leaves this process (idle, or another replica drives it now).
+     */
+    record Where(String threadId, String binding, String agentId, Map<String, Span> open) {}
+
+    /** A thread's open turn spans, none yet. */
+    static Map<String, Span> noSpans() {
+        return new ConcurrentHashMap<>();
+    }
 
     /**
      * A call made for {@code turn} (null: a call for no turn, e.g. a lookup after the turns are gone), started now.
@@ -103,12 +109,7 @@ final class TurnSpans {
         if (!tracing.on()) {
             return;
         }
-        Span span = null;
-        Map<String, Span> spans = open.get(where.threadId());
-        if (spans != null) {
-            span = spans.remove(turn.messageId());
-            open.computeIfPresent(where.threadId(), (k, m) -> m.isEmpty() ? null : m);
-        }
+        Span span = where.open().remove(turn.messageId());
         if (span == null) {
             span = startTurnSpan(where, turn);
         }
@@ -120,22 +121,8 @@ final class TurnSpans {
         span.end(now);
     }
 
-    /** The thread leaves this process (idle, or another replica drives it): its open spans are dropped, not ended. */
-    void forget(String threadId) {
-        open.remove(threadId);
-    }
-
-    boolean holds(String threadId) {
-        return open.containsKey(threadId);
-    }
-
-    List<String> threads() {
-        return List.copyOf(open.keySet());
-    }
-
     private Span turnSpan(Where where, Turn turn) {
-        return open.computeIfAbsent(where.threadId(), k -> new ConcurrentHashMap<>())
-                .computeIfAbsent(turn.messageId(), m -> startTurnSpan(where, turn));
+        return where.open().computeIfAbsent(turn.messageId(), m -> startTurnSpan(where, turn));
     }
 
     private Span startTurnSpan(Where where, Turn turn) {

@@ -1,7 +1,9 @@
 package dev.switchboard.bridge.support;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.Scheduler;
 import dev.switchboard.config.ConfigLoader;
+import dev.switchboard.ops.Readiness;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.Map;
@@ -234,6 +236,12 @@ public final class BridgeConfig {
 
     public SwitchboardApp start(Vertx vertx) {
         return SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "test.yaml")).await();
+    }
+
+    /** As {@link #start(Vertx)}, the chat bridge on {@code bridgeTime} (a {@link VirtualScheduler}, say). */
+    public SwitchboardApp start(Vertx vertx, Scheduler bridgeTime) {
+        return SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "test.yaml"), new Readiness(),
+                bridgeTime).await();
     }
 
     private static String indent(String text, String prefix) {
