@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Triggers end to end (issue 11, point 6): Alertmanager and generic notifications POSTed over real HTTP to a started
  * Switchboard, turns carried to a testkit agent, threads and answers read back through the web chat's API.
  */
+@ServerTest
 class TriggerTest {
 
     private static final String RESOLVED_AT = "2024-05-01T10:30:00Z";
