@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.cli.Main;
 import dev.switchboard.protocol.Json;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** {@code switchboard check} as a command: its exit codes, its text and its JSON document. */
+@ServerTest
 class CheckCommandTest {
 
     static Vertx vertx;

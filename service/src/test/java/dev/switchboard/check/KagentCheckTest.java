@@ -5,6 +5,7 @@ import static dev.switchboard.check.CheckRig.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.protocol.kagent.Hitl;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** --dialect kagent-v1: the agent is called at URL/agents/NAMESPACE/NAME, and its card must list hitl/v1. */
+@ServerTest
 class KagentCheckTest {
 
     static Vertx vertx;

@@ -3,6 +3,7 @@ package dev.switchboard.check;
 import static dev.switchboard.check.CheckRig.onlyFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * replies.event-every-5-minutes without --quick, judged only on what was seen. The seed's 5 minutes is injected as
  * 2.5 seconds here, so a task of a few seconds is a long one.
  */
+@ServerTest
 class LongTaskCheckTest {
 
     static final CheckLimits SHORT = CheckLimits.fullCheck().withSilenceLimit(Duration.ofMillis(2500));

@@ -4,6 +4,7 @@ import static dev.switchboard.check.CheckRig.onlyFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.protocol.A2aMethod;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
  * Each testkit misbehaviour (a default behaviour, or an option of the agent) makes exactly its row FAIL or WARN, with the
  * seed's consequence in the reason; no other row FAILs.
  */
+@ServerTest
 class MisbehavingAgentCheckTest {
 
     static Vertx vertx;

@@ -4,6 +4,9 @@ import static dev.switchboard.check.CheckRig.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.bridge.it.SdkAgent;
+import dev.switchboard.testing.InteropTest;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * warns where a2a-js servers differ from the contract: a stream ends on its last status update, not on the full Task,
  * and a repeated messageId starts a second task.
  */
+@ServerTest
+@ProcessTest
+@InteropTest
 class SdkAgentCheckTest {
 
     static Vertx vertx;

@@ -4,6 +4,7 @@ import static dev.switchboard.check.CheckRig.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A testkit agent that keeps the whole contract passes every row it can; the row ids are all there, in order. */
+@ServerTest
 class WellBehavedAgentCheckTest {
 
     static Vertx vertx;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** O1: {@code switchboard demo} answers /healthz, serves its agents' cards and relays calls to them. */
+@ServerTest
 class DemoTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -13,6 +13,7 @@ import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.fuzz.Inputs.Input;
 import dev.switchboard.fuzz.Inputs.Target;
 import dev.switchboard.gateway.support.RawAgent;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
@@ -65,6 +66,7 @@ import org.slf4j.LoggerFactory;
  * sets how many requests are in flight (default 24; with 1, an ERROR log names the case that caused it), and
  * {@code -Dfuzz.targets=GATEWAY,CHAT} sends only the cases of those targets.
  */
+@ServerTest
 class HostileInputFuzzTest {
 
     static final int DEFAULT_COUNT = 3_000;

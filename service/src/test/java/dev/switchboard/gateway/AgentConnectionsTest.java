@@ -9,6 +9,7 @@ import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.testing.ServerTest;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the certificate checked, informational heads skipped. Real sockets: a raw agent through the gateway, and the pool on
  * its own against Vert.x servers.
  */
+@ServerTest
 class AgentConnectionsTest {
 
     private static final String OK = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"kind\":\"message\",\"messageId\":\"m\","

@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.SseCall;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * test asks only that the slot is freed long before the agent's stream would end: a 1 s wall-clock
  * bound would fail on a loaded machine.
  */
+@ServerTest
 class CallerDisconnectTest {
 
     @TempDir

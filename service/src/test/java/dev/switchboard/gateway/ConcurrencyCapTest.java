@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 100 — exactly one is rejected at once with -32603 busy, the other 100 succeed, and the in-flight
  * gauge is back to 0 afterwards.
  */
+@ServerTest
 class ConcurrencyCapTest {
 
     private static final int CALLS = 101;

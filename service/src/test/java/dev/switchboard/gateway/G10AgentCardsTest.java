@@ -11,6 +11,8 @@ import dev.switchboard.protocol.codec.CardCodec;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.InteropTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.a2a.client.http.A2ACardResolver;
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code url}/{@code additionalInterfaces}); an agent without a card gets one built from its
  * registration.
  */
+@ServerTest
+@InteropTest
 class G10AgentCardsTest {
 
     /** A card listing JSON-RPC, gRPC and REST interfaces in both shapes at once. */

@@ -6,6 +6,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * keys configured the caller id is the remote address. Unauthenticated → HTTP 401 before any agent is
  * contacted. The admin side (registry writes) needs the admin token when one is set.
  */
+@ServerTest
 class G11CallerAuthTest {
 
     private static final String CI_KEY = "ci-key-g11-0123456789";

@@ -10,6 +10,7 @@ import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.SseCall;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * error), latency histogram, calls in flight, open streams, rejections — on {@code /metrics}, and
  * never a secret there or in an error body (O3).
  */
+@ServerTest
 class G12MetricsTest {
 
     private static final String API_KEY = "apikey-SECRET-g12-111";

@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * names, 0.3 names, custom ones) to the agent's URL unchanged; the agent's reply comes back on the
  * same HTTP response, byte for byte where the agent answered.
  */
+@ServerTest
 class G1ForwardingTest {
 
     /** Odd spacing, member order, escapes and non-ASCII text: any re-serialisation would change these bytes. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * -32600; Content-Type not JSON or invalid JSON → -32700 with {@code id: null}. A notification (no
  * {@code id}) is forwarded and answered with HTTP 204.
  */
+@ServerTest
 class G2ValidationTest {
 
     @TempDir

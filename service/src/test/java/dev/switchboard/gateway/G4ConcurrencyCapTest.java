@@ -11,6 +11,7 @@ import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.SseCall;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * has <n> calls in flight}, {@code data} saying it is retryable, and {@code Retry-After: 1}. The slot
  * is released on every path a call can end on.
  */
+@ServerTest
 class G4ConcurrencyCapTest {
 
     private static final String EVENT = "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"n\":1}}\n\n";

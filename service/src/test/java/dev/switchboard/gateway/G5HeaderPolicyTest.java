@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code X-Switchboard-Caller-ID} (the name is configurable) and the AgentBackend's static headers
  * and credentials.
  */
+@ServerTest
 class G5HeaderPolicyTest {
 
     private static final String BACKEND_TOKEN = "backend-token-g5-secret";

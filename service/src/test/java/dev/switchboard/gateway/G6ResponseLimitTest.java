@@ -9,6 +9,7 @@ import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.SseCall;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * G6: response size limit ({@code maxResponseBytes}, 10 MiB): a larger reply becomes -32603
  * {@code response too large}, read no further.
  */
+@ServerTest
 class G6ResponseLimitTest {
 
     private static final long MIB = 1024 * 1024;

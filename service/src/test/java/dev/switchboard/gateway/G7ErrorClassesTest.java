@@ -10,6 +10,7 @@ import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * agent's own JSON-RPC error, relayed unchanged. An agent's non-JSON-RPC HTTP error (400/500/…)
  * becomes -32603 with the status in the message; 504 becomes -32001.
  */
+@ServerTest
 class G7ErrorClassesTest {
 
     @TempDir

@@ -11,6 +11,7 @@ import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.SseCall;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * request is closed within 1 s and its slot freed. Errors before the first event come back as plain
  * JSON-RPC.
  */
+@ServerTest
 class G8StreamingTest {
 
     private static final long MAX = AgentLimits.DEFAULTS.maxResponseBytes();

@@ -9,6 +9,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.SseCall;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.http.HttpMethod;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * an agent written like KubeMQ's mock stream agent is relayed event by event. The stream rules are in
  * {@link StreamModesTest}.
  */
+@ServerTest
 class GetStreamTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

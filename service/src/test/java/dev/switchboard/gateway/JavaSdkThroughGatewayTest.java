@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.gateway.support.Harness;
+import dev.switchboard.testing.InteropTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -39,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The stock a2a-java 0.3.3.Final client, given only the gateway's card URL for an agent, sends and
  * streams through the gateway (G10's rewritten card, G1 forwarding, G8 streaming).
  */
+@ServerTest
+@InteropTest
 class JavaSdkThroughGatewayTest {
 
     @TempDir

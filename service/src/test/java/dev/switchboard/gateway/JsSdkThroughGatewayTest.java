@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.gateway.support.Harness;
+import dev.switchboard.testing.InteropTest;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -33,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * configured only with the gateway's card URL for an agent, does send, stream, get and cancel through
  * the gateway, in A2A 1.0 and in 0.3, against a testkit agent that serves both.
  */
+@ServerTest
+@ProcessTest
+@InteropTest
 class JsSdkThroughGatewayTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -11,6 +11,7 @@ import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.SseCall;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * method}} (non-standard methods as "unknown") and {@code kubemq_a2a_sse_streams_active{agent_id}} beside
  * Switchboard's own meters (§9), and the caller id in {@code X-KubeMQ-Caller-ID} (§8). Without it nothing changes.
  */
+@ServerTest
 class KubemqCompatTest {
 
     private static final String EVENT = "event: task.status\ndata: {\"type\":\"status_update\",\"payload\":{}}\n\n";

@@ -10,6 +10,7 @@ import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.SseCall;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.BiFunction;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * agent's connection and freeing the slot, one concurrency cap for both, and errors before the first event
  * answered as plain JSON-RPC. The rules are G8's and G4's (see {@link G8StreamingTest}, {@link G4ConcurrencyCapTest}).
  */
+@ServerTest
 class StreamModesTest {
 
     private static final long MAX = AgentLimits.DEFAULTS.maxResponseBytes();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.switchboard.testing.ProcessTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Run by the image profile ({@code ./mvnw -B -pl service -am -Pimage verify}); needs root, for the mounts.
  */
+@ProcessTest
 class ContainerImageSmoke {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Watch mode, agents: an AgentBackend created in the cluster is reachable through the gateway; a changed url sends
  * the next call to the new agent; a deleted one is an unknown agent. No restart between.
  */
+@ServerTest
 class AgentBackendsFollowTheClusterTest {
 
     /** the gateway's JSON-RPC error for an agent id it does not know */

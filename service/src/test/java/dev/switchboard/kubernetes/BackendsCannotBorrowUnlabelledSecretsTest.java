@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.FakeSlackOptions;
 import java.net.http.HttpResponse;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Trigger's token is only compared with what callers send, never sent: they need no label. (In the threat's
  * package's spirit, kept here: it needs the cluster of {@link WatchModeFixture}.)
  */
+@ServerTest
 class BackendsCannotBorrowUnlabelledSecretsTest {
 
     private static final String ADMIN_TOKEN = "the-admin-token-of-switchboard-0123456789";

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Watch mode, Bindings: a Binding created in the cluster opens its web chat channel, where turns work; deleted, the
  * channel is gone, its threads refuse new messages, and a turn still running ends at once with a notice saying why.
  */
+@ServerTest
 class BindingsFollowTheClusterTest {
 
     @RegisterExtension

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.switchboard.cli.WatchMode;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Watch mode, readiness: /readyz answers 503 naming "kubernetes first sync" until the first reconcile is applied to
  * the running app and its statuses are written; no status is written before the app runs what it says.
  */
+@ServerTest
 class FirstSyncGatesReadinessTest {
 
     @RegisterExtension

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Watch mode, several replicas: two Switchboards watching one namespace compute the same conditions and write a
  * status only when it changed, so a resource's status is not rewritten back and forth as they reconcile.
  */
+@ServerTest
 class ReplicasDoNotFightOverStatusTest {
 
     @RegisterExtension

@@ -12,6 +12,7 @@ import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * not there says what is missing, and turns Ready once it is created; a SlackApp added after start says a restart
  * is needed.
  */
+@ServerTest
 class ResourceStatusSaysWhatIsWrongTest {
 
     private static final String BAD_URL = """

@@ -8,6 +8,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * the chat bridge alike, and the agent's card is fetched again with it (the seed: a changed credential may change
  * what the agent shows).
  */
+@ServerTest
 class RotatedSecretTakesEffectOnTheNextCallTest {
 
     @RegisterExtension

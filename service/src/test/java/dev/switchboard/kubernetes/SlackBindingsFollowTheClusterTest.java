@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.EventOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * one answered; deleted, a turn still running ends with the notice saying why. One naming a SlackApp that is not
  * running says a restart is needed, and binds nothing (a Trigger on it is not in force either).
  */
+@ServerTest
 class SlackBindingsFollowTheClusterTest {
 
     private static final String BOT = "xoxb-live-bot-token-7c1d";

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * checked against the new token (the old one gets 401); pointed at another Binding, its next group opens a thread
  * there; deleted, its endpoint is a 404.
  */
+@ServerTest
 class TriggersFollowTheClusterTest {
 
     private static final String FIRST_TOKEN = "first-trigger-token-0123";

@@ -9,6 +9,7 @@ import dev.switchboard.cli.WatchMode;
 import dev.switchboard.config.ConfigException;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Watch mode's inputs besides the cluster: the file holds the Server resource (and the Secrets it names) and nothing
  * else; the namespace is the flag's, else the pod's own, else the client's default.
  */
+@ServerTest
 class WatchModeConfigurationTest {
 
     @TempDir

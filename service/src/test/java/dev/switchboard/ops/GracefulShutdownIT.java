@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -37,6 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code /readyz} turns 503 at once and new calls are answered 503; the slow call still gets its full answer; the
  * stream ends once {@code shutdownGracePeriod} has passed; the process exits 0 within that bound, its store closed.
  */
+@ServerTest
+@ProcessTest
 class GracefulShutdownIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -10,6 +10,8 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -35,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * one JSON object; the gateway's and the bridge's lines carry the agent, binding, thread and turn ids; no secret of
  * the configuration is in it. And the text format starts quiet: no pool or migration chatter.
  */
+@ServerTest
+@ProcessTest
 class JsonLogIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();

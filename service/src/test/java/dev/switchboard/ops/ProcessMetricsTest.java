@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Metrics;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** O3: /metrics carries the standard process and JVM metrics, with plausible values, and no name twice. */
+@ServerTest
 class ProcessMetricsTest {
 
     @TempDir

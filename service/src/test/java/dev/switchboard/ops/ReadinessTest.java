@@ -8,11 +8,13 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** O3: {@code /readyz} is 503 naming what is pending until every readiness condition is met, then 200. */
+@ServerTest
 class ReadinessTest {
 
     @TempDir

@@ -8,6 +8,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * config-file agents never do; registrations survive a restart; bad input is HTTP 400 naming the
  * field. Writes need the admin token when one is set.
  */
+@ServerTest
 class G9RegistryApiTest {
 
     @TempDir

@@ -9,6 +9,8 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.store.TestPostgres;
+import dev.switchboard.testing.PostgresTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -32,6 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * on the other at once (NOTIFY; the test waits generously, as a loaded machine is slow), a deregistration on one
  * stops routing on the other, a heartbeat on one keeps the agent on both, and the TTL expiry removes it from both — while two Switchboards on one SQLite file refuse.
  */
+@ServerTest
+@PostgresTest
 class ReplicaRegistryTest {
 
     @TempDir

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it all. A caller varies {@code A2A-Version} to fill the card cache: the cache is keyed by the
  * normalised version (1.0, 0.3 or none), so any number of variants costs at most three fetches.
  */
+@ServerTest
 class AgentCardFetchesAreBoundedTest {
 
     private static final long ENDLESS = 256L * 1024 * 1024;

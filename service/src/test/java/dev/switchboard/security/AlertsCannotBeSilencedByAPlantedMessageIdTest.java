@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * made again is a duplicate. A web-chat caller who computes that id and posts a message under it first must not make
  * the real notification a "duplicate" that no agent ever sees.
  */
+@ServerTest
 class AlertsCannotBeSilencedByAPlantedMessageIdTest {
 
     private static final String NOTIFICATION = "{\"title\": \"Disk full on db-1\", \"text\": \"98% used\", \"key\": \"db-1\"}";

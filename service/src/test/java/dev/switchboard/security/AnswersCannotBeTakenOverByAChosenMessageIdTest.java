@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * take. A new thread posted with {@code messageId: "answer-<the victim's message id>"} the moment the victim's
  * message appears used to receive the victim's answer: the victim never saw it.
  */
+@ServerTest
 class AnswersCannotBeTakenOverByAChosenMessageIdTest {
 
     @TempDir

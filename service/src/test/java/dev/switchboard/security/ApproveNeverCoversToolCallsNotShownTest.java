@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.chat.slack.SlackRig;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import io.vertx.core.json.JsonArray;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (50 blocks) leave only Reject, the message says why, and neither a forged Approve click nor a typed "yes"
  * approves them.
  */
+@ServerTest
 class ApproveNeverCoversToolCallsNotShownTest {
 
     @TempDir

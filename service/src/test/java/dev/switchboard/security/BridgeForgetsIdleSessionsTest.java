@@ -7,6 +7,7 @@ import dev.switchboard.bridge.SessionDriver;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that; its next message loads it from the store and carries on in the same context. A session with a
  * turn still running is never dropped.
  */
+@ServerTest
 class BridgeForgetsIdleSessionsTest {
 
     @TempDir

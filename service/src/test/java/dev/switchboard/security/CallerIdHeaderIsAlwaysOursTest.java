@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the agent, and the gateway's value is the only one the agent sees, whatever else the backend's static headers
  * set.
  */
+@ServerTest
 class CallerIdHeaderIsAlwaysOursTest {
 
     private static final String KEY = "caller-key-0123456789";

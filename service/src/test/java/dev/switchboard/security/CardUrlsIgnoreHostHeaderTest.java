@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.gateway.support.Harness;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code publicUrl}, else from the address the connection arrived on (also for a wildcard listen);
  * forwarded headers count only from a trusted proxy; cards are {@code Cache-Control: private}.
  */
+@ServerTest
 class CardUrlsIgnoreHostHeaderTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import dev.switchboard.config.SecretRef;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fetched for it); a caller with a key gets the full one. KubeMQ's platform card ({@code compat: kubemq}) holds
  * no agent data and stays public; its agent cards need a key like Switchboard's.
  */
+@ServerTest
 class CardsNeedAKeyWhenKeysAreSetTest {
 
     private static final String KEY = "cards-key-0123456789";

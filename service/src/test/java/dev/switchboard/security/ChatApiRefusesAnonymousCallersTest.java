@@ -7,6 +7,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.RawHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * identity — an API key, or a user a trusted proxy vouches for. Forwarded-user headers from anyone else are
  * not believed; the page itself loads (it holds no data and asks for the key).
  */
+@ServerTest
 class ChatApiRefusesAnonymousCallersTest {
 
     private static final String KEY = "chat-key-5e1d7c0a";

@@ -7,6 +7,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.RawHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * chat as the user, even on a loopback-only server where the user needs no key. A POST must be JSON (415)
  * and come from the chat's own origin (403); a cross-site form can do neither.
  */
+@ServerTest
 class ChatApiRefusesCrossSiteFormTest {
 
     @TempDir

@@ -7,6 +7,7 @@ import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.bridge.support.RawHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 8, errors: bad input is the caller's mistake, answered 4xx in the chat's own words — never a 500,
  * never a parser's or an exception's text (which tells an attacker what runs inside).
  */
+@ServerTest
 class ChatErrorsTellNoInternalsTest {
 
     @TempDir

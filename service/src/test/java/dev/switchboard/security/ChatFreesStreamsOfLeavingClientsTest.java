@@ -7,6 +7,7 @@ import dev.switchboard.chat.web.ChatEvents;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.RawHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * up) — must leave nothing behind, or a client that opens and drops streams in a loop fills the server.
  * Counted in {@link ChatEvents}.
  */
+@ServerTest
 class ChatFreesStreamsOfLeavingClientsTest {
 
     private static final int CLIENTS = 20;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.testing.BrowserTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -37,6 +39,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * It asks for an API key once per load, keeps it in the tab (sessionStorage), sends it as a Bearer header on
  * every call and on the live stream (read with fetch), and does not ask again after a reload.
  */
+@ServerTest
+@BrowserTest
 class ChatPageSignsInWithAnApiKeyTest {
 
     private static final String CHROMIUM = "/usr/bin/chromium";

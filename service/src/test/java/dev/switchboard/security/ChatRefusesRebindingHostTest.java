@@ -6,6 +6,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.RawHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * without one) and the loopback names; a wildcard listen without a public URL cannot know its names and
  * accepts any Host (the public URL turns the check on).
  */
+@ServerTest
 class ChatRefusesRebindingHostTest {
 
     private static final String KEY = "chat-key-rebind-77aa";

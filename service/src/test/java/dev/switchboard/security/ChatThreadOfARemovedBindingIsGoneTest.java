@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A thread whose Binding was removed from the configuration (restart with a new file) cannot take messages:
  * the caller is told so (410), not handed a 500.
  */
+@ServerTest
 class ChatThreadOfARemovedBindingIsGoneTest {
 
     @TempDir

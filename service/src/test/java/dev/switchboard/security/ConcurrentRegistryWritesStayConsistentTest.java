@@ -11,6 +11,7 @@ import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.RegistryRace;
 import dev.switchboard.store.SqlRegistrationStore;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpMethod;
 import java.nio.file.Path;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * heartbeat and expiry of the same ids run at once; afterwards the agents the API shows and the rows
  * in the store are the same set.
  */
+@ServerTest
 class ConcurrentRegistryWritesStayConsistentTest {
 
     private static final int IDS = 4;

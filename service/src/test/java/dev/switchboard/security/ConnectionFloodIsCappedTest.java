@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.HttpLimits;
 import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.InputStream;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** O7 bounds in number: connections beyond {@code http.maxConnections} are closed at once; freed ones are reusable. */
+@ServerTest
 class ConnectionFloodIsCappedTest {
 
     @TempDir

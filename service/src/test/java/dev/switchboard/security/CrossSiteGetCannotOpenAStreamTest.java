@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.SseCall;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code same-origin}/{@code none}, or an {@code Origin} that is not the server's own. Those are refused 403
  * before the agent is contacted, with or without keys; with keys a key is needed too (401), as for a POST.
  */
+@ServerTest
 class CrossSiteGetCannotOpenAStreamTest {
 
     private static final String KEY = "stream-key-0123456789";

@@ -7,6 +7,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.cli.DemoAgents;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * raises is answered; every turn ends. Before, {@code /ask} and {@code /fail} alone were malformed
  * directives and the thread showed "retrying" for fifteen minutes.
  */
+@ServerTest
 class DemoHintsWorkTest {
 
     private static final Pattern HINTS = Pattern.compile("Try (.+)$");

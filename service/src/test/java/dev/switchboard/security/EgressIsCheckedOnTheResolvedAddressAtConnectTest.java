@@ -8,6 +8,7 @@ import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.registry.RegistrySettings;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every connection is refused and the agent sees nothing. A literal address outside the block, or a
  * name no host pattern can match, is refused at registration. Config-file agents are trusted as written.
  */
+@ServerTest
 class EgressIsCheckedOnTheResolvedAddressAtConnectTest {
 
     @TempDir

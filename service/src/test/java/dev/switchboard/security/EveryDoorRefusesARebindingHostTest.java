@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.config.ConfigException;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.gateway.support.Harness;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.net.URI;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * wildcard listen with neither publicUrl nor hostNames cannot know its names and answers any Host (it needs
  * API keys, which a rebinding page does not have).
  */
+@ServerTest
 class EveryDoorRefusesARebindingHostTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

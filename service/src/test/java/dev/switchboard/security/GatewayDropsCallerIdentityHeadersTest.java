@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * such proxy, so whatever a caller sends under those names never reaches the agent. The gateway's
  * own caller id and the backend's static headers still do.
  */
+@ServerTest
 class GatewayDropsCallerIdentityHeadersTest {
 
     private static final List<String> IDENTITY_HEADERS = List.of("X-User-Id", "X-Forwarded-User", "X-Forwarded-Email",

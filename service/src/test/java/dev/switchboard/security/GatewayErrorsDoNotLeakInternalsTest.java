@@ -6,6 +6,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
+import dev.switchboard.testing.ServerTest;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (where agents live, what the gateway resolved), nor parser or Java internals, from the gateway's
  * errors: they name the problem and the agent id; the detail goes to the log.
  */
+@ServerTest
 class GatewayErrorsDoNotLeakInternalsTest {
 
     @TempDir

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.chat.slack.SlackRig;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (multi- or single-channel, as {@code users.info} says) and a guest's typed "yes" decide nothing, and the
  * guest is told so, to them alone.
  */
+@ServerTest
 class GuestsCannotApproveToolCallsTest {
 
     static final String GUEST = "U0GUEST01";

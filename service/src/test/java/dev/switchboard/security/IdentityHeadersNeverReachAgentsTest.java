@@ -6,6 +6,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * an identity or a credential, stays with the gateway; A2A's own headers, the trace context and plain
  * {@code X-} headers ({@code X-Team}, {@code X-Request-Id}, {@code X-Custom-Header}) still reach the agent.
  */
+@ServerTest
 class IdentityHeadersNeverReachAgentsTest {
 
     /** What proxies in front of agents assert, and what credentials travel as. */

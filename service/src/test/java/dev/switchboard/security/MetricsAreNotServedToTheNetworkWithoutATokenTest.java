@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * anyone who can reach its port. On the main port, a caller from the network needs the admin token as a bearer
  * token; with no admin token (an insecure server) only callers on this machine get it. The probes stay open.
  */
+@ServerTest
 class MetricsAreNotServedToTheNetworkWithoutATokenTest {
 
     private static final String ADMIN = "an-admin-token-0123456789";

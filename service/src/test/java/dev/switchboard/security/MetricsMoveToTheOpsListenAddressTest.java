@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * With {@code Server.spec.ops.listen} they move to that address only (the main port answers 404 for them); the probes
  * answer on both, as kubelet probes target the main port; the ops listener closes with the app.
  */
+@ServerTest
 class MetricsMoveToTheOpsListenAddressTest {
 
     private final Vertx vertx = Vertx.vertx();

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.chat.slack.SlackRig;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Reject or types "yes" is told who may decide, to them alone, and nothing reaches the agent; a member of the
  * group (read with usergroups.users.list) and a guest named by their own id may decide; a guest in the group may not.
  */
+@ServerTest
 class OnlyNamedApproversMayApproveAToolCallTest {
 
     static final String ON_CALL = "S0ONCALL1";

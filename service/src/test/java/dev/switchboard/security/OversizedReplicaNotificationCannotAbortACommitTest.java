@@ -12,6 +12,7 @@ import dev.switchboard.bridge.store.Post;
 import dev.switchboard.protocol.kagent.StepCard;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.TestPostgres;
+import dev.switchboard.testing.PostgresTest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * Now such a step commits, session and all, and the other replica still learns of the post: told which thread to read
  * again when the post's id does not fit in a notification.
  */
+@PostgresTest
 class OversizedReplicaNotificationCannotAbortACommitTest {
 
     private static final Instant T0 = Instant.parse("2025-06-01T09:00:00Z");

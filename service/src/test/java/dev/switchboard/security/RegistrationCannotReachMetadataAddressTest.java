@@ -6,6 +6,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * steers the agent-card path with a query or fragment. All are refused at registration with 400
  * naming {@code url}, and nothing is registered. Loopback stays allowed (no allowedHosts set).
  */
+@ServerTest
 class RegistrationCannotReachMetadataAddressTest {
 
     @TempDir

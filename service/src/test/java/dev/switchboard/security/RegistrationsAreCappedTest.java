@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.registry.RegistrySettings;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a new id is refused with HTTP 429 naming the limit; re-registering an id already held still works,
  * and a freed place can be taken again. Config-file agents do not count.
  */
+@ServerTest
 class RegistrationsAreCappedTest {
 
     @TempDir

@@ -7,6 +7,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * not leave their meters (nor their limiters and cached cards) behind: the metrics of an agent go
  * when it is deregistered or expires, so {@code /metrics} and memory do not grow with every id ever seen.
  */
+@ServerTest
 class RemovedAgentsLeaveNothingBehindTest {
 
     private static final String REQUESTS = "switchboard_gateway_requests_total";

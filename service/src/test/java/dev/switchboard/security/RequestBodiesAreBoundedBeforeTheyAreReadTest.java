@@ -11,6 +11,7 @@ import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * without reading it, and gives the slot and the bytes back on every way out, a caller vanishing in
  * the middle of its body included.
  */
+@ServerTest
 class RequestBodiesAreBoundedBeforeTheyAreReadTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -8,6 +8,7 @@ import static dev.switchboard.security.SlackApprovals.question;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.chat.slack.SlackRig;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * "yes" of theirs, decide nothing; they are told so, to them alone, and a member's decision is the one the agent
  * gets.
  */
+@ServerTest
 class SlackConnectUsersCannotApproveTest {
 
     static final String OUTSIDER = "U0EXT0001";

@@ -7,6 +7,7 @@ import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.HttpLimits;
 import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Each check waits for the server's action with a bound far above the configured timeout, so a loaded machine
  * only makes it slower, never wrong.
  */
+@ServerTest
 class SlowClientsAreDisconnectedTest {
 
     private static final int GENEROUS_MILLIS = 30_000;

@@ -10,6 +10,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.gateway.support.Metrics;
 import dev.switchboard.gateway.support.Rpc;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is read: beyond it, a request is answered 503 with Retry-After at once, unread; the probes and a keyed gateway call
  * (once the budget has room) keep working, and the budget is all given back when the stalled callers leave.
  */
+@ServerTest
 class StalledBodiesCannotExhaustMemoryTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();

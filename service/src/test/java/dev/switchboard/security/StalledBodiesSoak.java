@@ -7,6 +7,8 @@ import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.gateway.support.Metrics;
 import dev.switchboard.gateway.support.Rpc;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
@@ -46,6 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
  * gateway call succeed; afterwards the heap (after a GC) must be back within 10 % of where it started.
  * {@code -Dsoak.connections=N} changes the number per route.
  */
+@ServerTest
+@ProcessTest
 class StalledBodiesSoak {
 
     static final int PER_ROUTE = Integer.getInteger("soak.connections", 2000);

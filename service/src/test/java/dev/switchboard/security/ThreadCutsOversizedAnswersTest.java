@@ -7,6 +7,7 @@ import dev.switchboard.bridge.engine.Engine;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bridge.maxAnswerChars: 50}, the answer shows its first 50 characters and a note saying where it was
  * cut; the chunks appended after the cap change nothing, and the turn still ends.
  */
+@ServerTest
 class ThreadCutsOversizedAnswersTest {
 
     private static final int MAX = 50;

@@ -6,6 +6,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bridge.maxQueuedTurns: 2}, the third message waiting is refused with 429 and a JSON error, and
  * nothing of it is written; a retry of a message already taken is still the same message (201).
  */
+@ServerTest
 class ThreadRefusesTooManyQueuedTurnsTest {
 
     @TempDir

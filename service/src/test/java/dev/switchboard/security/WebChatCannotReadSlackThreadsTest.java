@@ -9,6 +9,7 @@ import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.store.Database;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the same store is not the web chat's to show, to a web user who learnt its id: reading it, or watching its events,
  * is answered as for a thread that does not exist, so that the answer does not even say it exists.
  */
+@ServerTest
 class WebChatCannotReadSlackThreadsTest {
 
     private static final String SLACK_THREAD = "slack:D0PRIVATE1:1717000000.000100";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.RawHttp;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * decoy land on the chat underneath). The page and every API answer, refusals included, say so in both the old
  * header and the CSP one.
  */
+@ServerTest
 class WebChatPageCannotBeFramedTest {
 
     private static final String KEY = "chat-key-frames-0b7d";

@@ -16,6 +16,7 @@ import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.net.CidrBlock;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * admin token and a web-chat identity refuses to start, naming what to set, unless the operator says
  * insecure — then it warns at every start.
  */
+@ServerTest
 class WildcardListenWithoutCredentialsRefusesToStartTest {
 
     private final Vertx vertx = Vertx.vertx();

@@ -3,6 +3,7 @@ package dev.switchboard.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.testing.PostgresTest;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * whose schema is newer than this code refused on both; a SQLite file migrated before the migrations moved to
  * db/migration/common opens as before.
  */
+@PostgresTest
 class DatabaseDialectsTest {
 
     @ParameterizedTest

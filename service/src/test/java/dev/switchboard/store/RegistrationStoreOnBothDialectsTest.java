@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.RegisteredAgent;
+import dev.switchboard.testing.PostgresTest;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Issue 12: the registry's table on SQLite and PostgreSQL. */
+@PostgresTest
 class RegistrationStoreOnBothDialectsTest {
 
     static final Instant T0 = Instant.parse("2025-06-01T09:00:00Z");

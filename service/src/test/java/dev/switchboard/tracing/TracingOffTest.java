@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Tracing off (the default): no SDK, no exporter thread, and the gateway leaves the caller's trace context as the
  * header policy says (G5): passed on unchanged when sent, none invented when not.
  */
+@ServerTest
 class TracingOffTest {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();

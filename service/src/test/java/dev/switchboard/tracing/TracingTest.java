@@ -8,6 +8,7 @@ import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * receiver), and as the agents see them (the testkit agents' recorded headers): gateway calls continue the caller's
  * trace, bridge turns are one trace with a child span per agent call, across a dropped stream and a restart.
  */
+@ServerTest
 class TracingTest {
 
     private static final Pattern TRACEPARENT = Pattern.compile("00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.TestStore;
+import dev.switchboard.testing.PostgresTest;
 import java.nio.file.Path;
 import java.time.Instant;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -12,6 +13,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 12: an alert group's thread is found again, the first one recorded kept, on SQLite and PostgreSQL. */
+@PostgresTest
 class TriggerStoreOnBothDialectsTest {
 
     @ParameterizedTest

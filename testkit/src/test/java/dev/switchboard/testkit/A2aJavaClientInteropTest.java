@@ -27,9 +27,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiConsumer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The a2a-java 0.3.3.Final client (0.3 only) against a testkit agent. */
+@Tag("interop")
 class A2aJavaClientInteropTest extends AgentTestSupport {
 
     private final List<ClientEvent> events = new CopyOnWriteArrayList<>();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The stock @a2a-js/sdk 1.3.0 client (interop/client.mjs) against a testkit agent, in both of its
  * modes. client.mjs prints the SDK's 1.0 ProtoJSON shapes whatever the wire version was.
  */
+@Tag("process")
+@Tag("interop")
 class JsSdkClientInteropTest extends AgentTestSupport {
 
     private static final Path INTEROP = locateInterop();

@@ -14,10 +14,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@link ServeTestAgent}: a testkit agent with a chosen default behaviour, in a process of its own. */
+@Tag("process")
 class ServeTestAgentTest {
 
     @TempDir

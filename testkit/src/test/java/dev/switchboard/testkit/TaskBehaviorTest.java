@@ -10,10 +10,12 @@ import dev.switchboard.protocol.model.TaskState;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Each task behaviour, in both versions, answered synchronously and as a stream. */
+@Tag("server")
 class TaskBehaviorTest extends AgentTestSupport {
 
     private static List<String> kinds(WireClient client, List<JsonNode> results) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.http.HttpServer;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * JSON-RPC interface, a required extension the a2a dialect does not speak, no card at all, and a
  * backend that rejects the credentials at the card fetch.
  */
+@ServerTest
 class DiscoveryFaultsTest extends FaultTest {
 
     HttpServer locked;

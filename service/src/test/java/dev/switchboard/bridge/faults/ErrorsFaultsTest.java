@@ -14,6 +14,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.time.Duration;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * real HTTP with the contract's durations shortened (15 min → 3 s, 2 min → 1 s, 30 s → 1 s): what the
  * thread shows, and what the agent received.
  */
+@ServerTest
 class ErrorsFaultsTest extends FaultTest {
 
     private static final Duration SLACK = Duration.ofMillis(150);

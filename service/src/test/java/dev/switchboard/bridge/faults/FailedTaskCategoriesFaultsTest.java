@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * metadata code names — context limit, rate limit, authentication, timeout, permission — and never the
  * agent's own words. Also the other ends of a task: rejected and canceled post a notice.
  */
+@ServerTest
 class FailedTaskCategoriesFaultsTest extends FaultTest {
 
     /** directive → the notice the thread must show. */

@@ -4,6 +4,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -52,13 +53,16 @@ final class FaultBridge implements AutoCloseable {
     final Vertx vertx;
     final SwitchboardApp app;
     final ChatApi chat;
+    // the app's lifecycle is SwitchboardFixture's; this class keeps the fault tests' contract and agents
+    private final SwitchboardFixture fixture;
     private final Map<String, TestAgent> agents;
 
-    private FaultBridge(Vertx vertx, SwitchboardApp app, Map<String, TestAgent> agents) {
+    private FaultBridge(Vertx vertx, SwitchboardFixture fixture, Map<String, TestAgent> agents) {
         this.vertx = vertx;
-        this.app = app;
+        this.fixture = fixture;
+        this.app = fixture.app();
         this.agents = agents;
-        this.chat = new ChatApi(app.baseUrl());
+        this.chat = fixture.chat();
     }
 
     static Builder builder(Path store) {
@@ -102,9 +106,7 @@ final class FaultBridge implements AutoCloseable {
 
     @Override
     public void close() {
-        if (app != null) {
-            app.close().await();
-        }
+        fixture.close();
         agents.values().forEach(a -> a.close().await());
         vertx.close().await();
     }
@@ -154,7 +156,7 @@ final class FaultBridge implements AutoCloseable {
 
         FaultBridge start() {
             try {
-                return new FaultBridge(vertx, config.start(vertx), agents);
+                return new FaultBridge(vertx, SwitchboardFixture.builder().vertx(vertx).yaml(a -> config).start(), agents);
             } catch (RuntimeException e) {
                 agents.values().forEach(a -> a.close().await());
                 vertx.close().await();

@@ -10,6 +10,7 @@ import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ProcessTest;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -58,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
  * class, in failsafe, after {@code package} built the jar). Figures go to stdout and to
  * {@code target/fault-soak/figures.txt}.
  */
+@ProcessTest
 class FaultSoak {
 
     static final int THREADS = 25;

@@ -1,6 +1,7 @@
 package dev.switchboard.bridge.faults;
 
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A class of fault tests: one {@link FaultBridge} for all its tests, with the agents the class names,
  * and the web chat people use to reach them.
  */
+@ServerTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class FaultTest {
 

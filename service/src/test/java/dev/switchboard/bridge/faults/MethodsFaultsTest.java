@@ -10,6 +10,7 @@ import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.time.Duration;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * The seed's Methods table, last column: what happens when the agent does not implement SubscribeToTask,
  * ListTasks or GetTask (each answered -32601 by a testkit agent).
  */
+@ServerTest
 class MethodsFaultsTest extends FaultTest {
 
     @Override

@@ -10,6 +10,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.net.URI;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ask where questions are not allowed or not answered in time, reject an answer, or refuse to be
  * cancelled: what the thread shows, and the CancelTask calls the agent receives.
  */
+@ServerTest
 class QuestionsAndCancelsFaultsTest extends FaultTest {
 
     private static final Duration QUESTION_TIMEOUT = Duration.ofSeconds(1);

@@ -11,6 +11,8 @@ import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.store.TestPostgres;
+import dev.switchboard.testing.PostgresTest;
+import dev.switchboard.testing.ProcessTest;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -54,6 +56,8 @@ import org.junit.jupiter.api.io.TempDir;
  * class, in failsafe, after {@code package} built the jar). Figures go to stdout and to
  * {@code target/replica-soak/figures.txt}.
  */
+@ProcessTest
+@PostgresTest
 class ReplicaSoak {
 
     static final int REPLICAS = 3;

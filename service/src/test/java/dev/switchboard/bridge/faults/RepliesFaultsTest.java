@@ -11,6 +11,7 @@ import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import java.time.Duration;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * an hour without a sign of life), against agents whose replies break each rule: what the thread shows
  * and what the agent was asked. Durations shortened: 5 min → 1.5 s, 1 s → 300 ms, 1 h → 3 s, 15 min → 3 s.
  */
+@ServerTest
 class RepliesFaultsTest extends FaultTest {
 
     private static final Duration SLACK = Duration.ofMillis(150);

@@ -7,6 +7,7 @@ import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Recorder): the card, fetched per Binding (seed: Discovery and transport), and the W3C trace context (seed: What
  * Agent Kourier sends).
  */
+@ServerTest
 class BindingCallsBridgeTest {
 
     @TempDir

@@ -6,6 +6,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * outcome, how long it took, the calls it made, the commits), what it holds (sessions, lane queues), and the
  * per-binding counters from the start, before anything happened, with labels that name no thread or message.
  */
+@ServerTest
 class BridgeMetricsTest {
 
     @TempDir

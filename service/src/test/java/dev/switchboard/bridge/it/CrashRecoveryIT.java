@@ -10,6 +10,8 @@ import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -45,6 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Runs in failsafe's integration-test phase, after {@code package} built the jar; it builds nothing.
  */
+@ServerTest
+@ProcessTest
 class CrashRecoveryIT {
 
     private static final long SLOW_MS = 2500;

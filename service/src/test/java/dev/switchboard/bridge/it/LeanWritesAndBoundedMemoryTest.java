@@ -8,6 +8,7 @@ import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code sessionIdleTimeout}, threads that finished leave every per-thread map of the driver, and a repeated
  * message to one of them (B7) is still the post already accepted, found in the store.
  */
+@ServerTest
 class LeanWritesAndBoundedMemoryTest {
 
     /** enough words for 16 chunks */

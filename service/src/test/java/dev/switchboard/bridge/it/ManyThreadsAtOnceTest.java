@@ -7,6 +7,7 @@ import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * writers, one per session lane plus the web routes, must not fail each other) and every turn runs
  * once (B7, B14: a message is in the store before it is sent).
  */
+@ServerTest
 class ManyThreadsAtOnceTest {
 
     private static final int THREADS = 16;

@@ -8,6 +8,9 @@ import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.testing.InteropTest;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,6 +27,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * one that serves only 0.3. The SDK's streams end with a final status update rather than a full Task,
  * so every turn is settled by GetTask (B6).
  */
+@ServerTest
+@ProcessTest
+@InteropTest
 class SdkAgentBridgeTest {
 
     private static final String PREFIX = "[Web: Ada Lovelace (ada) <ada@example.com>]\n";

@@ -11,6 +11,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -47,6 +48,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * first line, where the testkit would look for a directive, so each behaviour is an agent's default
  * behaviour on a channel of its own.
  */
+@ServerTest
 class WebChatBridgeTest {
 
     private static final String QUESTION = "What is your name?";

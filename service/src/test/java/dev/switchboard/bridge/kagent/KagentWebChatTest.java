@@ -9,6 +9,7 @@ import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.bridge.support.KagentAgent;
 import dev.switchboard.protocol.kagent.Hitl;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * an agent ({@code <url>/agents/<namespace>/<name>}): the extension asked for on every call, questions from the HITL
  * payload, structured answers with no prefix, step cards, kagent's error codes.
  */
+@ServerTest
 class KagentWebChatTest {
 
     @TempDir

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.bridge.SessionLeases;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.TestPostgres;
+import dev.switchboard.testing.PostgresTest;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * order deadlocked; PostgreSQL then aborted one of them after a second, failing either the renewal or every step of
  * the commit's batch ("store write failed").
  */
+@PostgresTest
 class LeaseRenewalTest {
 
     private static final String FENCE =

@@ -11,6 +11,9 @@ import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.store.TestPostgres;
+import dev.switchboard.testing.PostgresTest;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -50,6 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Runs in failsafe's integration-test phase, after {@code package} built the jar.
  */
+@ServerTest
+@ProcessTest
+@PostgresTest
 class ReplicaFailoverIT {
 
     private static final Duration LEASE = Duration.ofSeconds(3);

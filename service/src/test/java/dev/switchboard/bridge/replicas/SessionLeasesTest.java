@@ -9,6 +9,8 @@ import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.store.TestPostgres;
+import dev.switchboard.testing.PostgresTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -38,6 +40,8 @@ import org.junit.jupiter.api.Test;
  * lets no lease go) loses its sessions after {@code leaseDuration}, and another replica finishes the turn without
  * sending it again; a web chat watcher on one replica sees what another replica writes.
  */
+@ServerTest
+@PostgresTest
 class SessionLeasesTest {
 
     private static final Duration LEASE = Duration.ofSeconds(2);

@@ -16,6 +16,7 @@ import dev.switchboard.protocol.model.TaskState;
 import dev.switchboard.protocol.model.TaskStatus;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.TestStore;
+import dev.switchboard.testing.PostgresTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -37,6 +38,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * (after a crash, or after it left memory) takes its active turn's answer from there. Recovery then reads the task
  * again, and the post shows the task's artifacts.
  */
+@PostgresTest
 @ParameterizedClass(name = "{0}")
 @EnumSource(TestStore.class)
 class AChunkWritesOnePostTest {

@@ -10,6 +10,7 @@ import dev.switchboard.bridge.engine.TurnView;
 import dev.switchboard.protocol.kagent.StepCard;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.TestStore;
+import dev.switchboard.testing.PostgresTest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Issue 12: the chat store does the same on SQLite and on PostgreSQL — threads, posts in order, a post written once,
  * a turn's state on its posts, sessions and the pending ones, the group commit in which one failing write fails alone.
  */
+@PostgresTest
 @ParameterizedClass(name = "{0}")
 @EnumSource(TestStore.class)
 class ChatStoreOnBothDialectsTest {

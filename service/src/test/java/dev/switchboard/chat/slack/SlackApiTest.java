@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.slack.FakeSlack;
 import dev.switchboard.testkit.slack.FakeSlackOptions;
 import dev.switchboard.testkit.slack.SlackMessage;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The Web API client on the fake Slack: what it does when Slack's answer is lost. */
+@ServerTest
 class SlackApiTest {
 
     Vertx vertx;

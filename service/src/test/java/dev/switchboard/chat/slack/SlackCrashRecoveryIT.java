@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.protocol.ProtocolVersion;
+import dev.switchboard.testing.ProcessTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -40,6 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>Runs in failsafe's integration-test phase, after {@code package} built the jar; it builds nothing.
  */
+@ServerTest
+@ProcessTest
 class SlackCrashRecoveryIT {
 
     /** Generous: a loaded 2-core machine restarts the service slowly, and the stream itself lasts ~24 s. */

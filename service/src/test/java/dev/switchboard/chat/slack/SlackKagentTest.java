@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.protocol.kagent.Hitl;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import io.vertx.core.json.JsonArray;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * and its arguments; ask-user questions are buttons or a form; a turn's step cards are one message of context
  * lines; a click answers once, and the question then says who decided what.
  */
+@ServerTest
 class SlackKagentTest {
 
     @TempDir

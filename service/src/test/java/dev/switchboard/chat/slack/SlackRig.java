@@ -2,6 +2,7 @@ package dev.switchboard.chat.slack;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.Delivery;
@@ -43,6 +44,8 @@ public final class SlackRig implements AutoCloseable {
     public final FakeSlack slack;
     public final String mode;
     private final BridgeConfig config;
+    // the app's lifecycle is SwitchboardFixture's; this class keeps the Slack tests' fake Slack and agent
+    private SwitchboardFixture fixture;
     public SwitchboardApp app;
 
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec) {
@@ -91,7 +94,8 @@ public final class SlackRig implements AutoCloseable {
         this.config = kagent ? c.slackKagent("sre", agentUrl, mode, slack.apiUrl(), bindingSpec)
                 : c.slackAgent("sre", agentUrl, mode, slack.apiUrl(), bindingSpec);
         more.apply(this.config);
-        this.app = config.start(vertx);
+        this.fixture = SwitchboardFixture.builder().vertx(vertx).yaml(a -> config).start();
+        this.app = fixture.app();
     }
 
     /** A Slack app in {@code mode} and the testkit's kagent-v1 agent behind the binding. */
@@ -111,8 +115,7 @@ public final class SlackRig implements AutoCloseable {
 
     /** Stops Switchboard (gracefully) and starts it again on the same store. */
     void restart() {
-        app.close().await();
-        app = config.start(vertx);
+        app = fixture.restart().app();
     }
 
     String eventsUrl() {
@@ -209,8 +212,8 @@ public final class SlackRig implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (app != null) {
-                app.close().await();
+            if (fixture != null) {
+                fixture.close();
             }
         } finally {
             slack.close().await();

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.EventOptions;
 import dev.switchboard.testkit.slack.FakeSlackOptions;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * everything goes wrong: Slack refuses the tokens, requests are forged, the socket cannot open. Every log line of the
  * run is kept, at every level down to DEBUG, as text and as the JSON line {@code --log-format json} writes, and searched.
  */
+@ServerTest
 class SlackSecretsNeverLeakTest {
 
     private static final List<String> SECRETS = List.of(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN,

@@ -3,6 +3,7 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.EventOptions;
 import dev.switchboard.testkit.slack.SlackEvents;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Issue 10, point 1 in socket mode: the SDK's client connects with the app token, acks every envelope, reconnects. */
+@ServerTest
 class SlackSocketModeTest {
 
     @TempDir

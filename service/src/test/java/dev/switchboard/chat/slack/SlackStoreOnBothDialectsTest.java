@@ -7,6 +7,7 @@ import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.TestStore;
+import dev.switchboard.testing.PostgresTest;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** Issue 12: Slack's tables (event de-duplication, where posts are shown, side messages) on SQLite and PostgreSQL. */
+@PostgresTest
 @ParameterizedClass(name = "{0}")
 @EnumSource(TestStore.class)
 class SlackStoreOnBothDialectsTest {

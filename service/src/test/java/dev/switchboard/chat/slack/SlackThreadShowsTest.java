@@ -3,6 +3,7 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackCall;
 import dev.switchboard.testkit.slack.SlackMessage;
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Issue 10, points 4 and 5: what a Slack thread shows, within Slack's rate limits, and how questions are answered.
  * What does not depend on how events arrive runs in both modes.
  */
+@ServerTest
 class SlackThreadShowsTest {
 
     @TempDir

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.FakeSlackOptions;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * posts in the Binding's first channel; the agent answers in its thread; the group's later notification is a
  * follow-up turn in the same Slack thread.
  */
+@ServerTest
 class SlackTriggerTest {
 
     @TempDir

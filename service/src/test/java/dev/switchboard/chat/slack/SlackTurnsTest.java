@@ -3,6 +3,7 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.Delivery;
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * agent's answer out as one message in the thread. Each test is one point of issue 10 (receiving, what becomes a
  * turn, who wrote it); the ones that do not depend on HTTP run in both modes.
  */
+@ServerTest
 class SlackTurnsTest {
 
     @TempDir

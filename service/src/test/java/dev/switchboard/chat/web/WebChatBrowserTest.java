@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.cli.DemoAgents;
+import dev.switchboard.testing.BrowserTest;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,6 +25,8 @@ import org.openqa.selenium.WebElement;
  * C1 end to end: the built-in web chat in a real headless Chromium against the demo (its web
  * channels bound to the demo agents), driven the way a person would use it.
  */
+@ServerTest
+@BrowserTest
 class WebChatBrowserTest {
 
     private static final Pattern THREAD_URL = Pattern.compile("#/channel/([^/]+)/thread/([^/?#]+)$");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.KagentAgent;
+import dev.switchboard.testing.BrowserTest;
+import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
@@ -23,6 +25,8 @@ import org.openqa.selenium.WebElement;
  * a tool approval with its tool calls and Approve / Reject, ask-user with its choices, and the step cards of the
  * agent's tool calls and results. Against the testkit's kagent mode, served where kagent serves an agent.
  */
+@ServerTest
+@BrowserTest
 class WebChatKagentBrowserTest {
 
     @TempDir

@@ -15,6 +15,7 @@ import dev.switchboard.net.CidrBlock;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.RegistrySettings;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -37,7 +38,8 @@ public final class Harness implements AutoCloseable {
     private final Path dir;
     private final List<TestAgent> agents = new ArrayList<>();
     private final List<RawAgent> raws = new ArrayList<>();
-    private SwitchboardApp app;
+    // the app's lifecycle is SwitchboardFixture's; this class keeps the gateway tests' configuration vocabulary
+    private SwitchboardFixture fixture;
     private TestHttp http;
 
     private String adminToken;
@@ -192,22 +194,23 @@ public final class Harness implements AutoCloseable {
     // ---- the app ----
 
     public Harness start() {
-        app = Wait.on(SwitchboardApp.start(vertx, config()));
+        SwitchboardConfig config = config();
+        fixture = SwitchboardFixture.builder().vertx(vertx).config(agents -> config).start();
         if (http != null) {
             http.close();
         }
-        http = new TestHttp(vertx, app.baseUrl());
+        http = new TestHttp(vertx, fixture.baseUrl());
         return this;
     }
 
-    /** Stops the app and starts a new one on the same configuration and store file. */
+    /** Stops the app and starts a new one on the configuration as it is now, and the same store file. */
     public Harness restart() {
-        Wait.on(app.close());
+        fixture.close();
         return start();
     }
 
     public SwitchboardApp app() {
-        return app;
+        return fixture.app();
     }
 
     public TestHttp http() {
@@ -215,7 +218,7 @@ public final class Harness implements AutoCloseable {
     }
 
     public String base() {
-        return app.baseUrl();
+        return fixture.baseUrl();
     }
 
     public Metrics metrics() {
@@ -242,8 +245,8 @@ public final class Harness implements AutoCloseable {
             if (http != null) {
                 http.close();
             }
-            if (app != null) {
-                Wait.on(app.close());
+            if (fixture != null) {
+                fixture.close();
             }
             for (TestAgent a : agents) {
                 Wait.on(a.close());

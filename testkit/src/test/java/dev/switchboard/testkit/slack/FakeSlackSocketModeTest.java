@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.Test;
  * closed session reconnecting at once (an open one is pinged for up to 3 s). So a reconnect takes up to ~10 s,
  * more on a loaded machine; the tests wait for it with {@link #RECONNECT}.
  */
+@Tag("server")
 class FakeSlackSocketModeTest extends FakeSlackTestSupport {
 
     private static final Duration RECONNECT = Duration.ofSeconds(60);
