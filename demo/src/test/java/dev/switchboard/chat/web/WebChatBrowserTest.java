@@ -3,7 +3,7 @@ package dev.switchboard.chat.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.cli.DemoAgents;
+import dev.switchboard.demo.DemoAgents;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
