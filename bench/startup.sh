@@ -11,6 +11,7 @@ set -euo pipefail
 BENCH="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$BENCH/.." && pwd)"
 JAR="${JAR:-$ROOT/service/target/switchboard-app.jar}"
+DEMO_JAR="${DEMO_JAR:-$ROOT/demo/target/switchboard-demo.jar}" # the demo's agents, run beside JAR
 RUNS="${RUNS:-7}"
 SB_JAVA_OPTS="${SB_JAVA_OPTS:-}"  # extra JVM flags
 MODES="${MODES:-serve demo}"
@@ -18,7 +19,10 @@ FRESH="${FRESH:-0}"
 CDS="${CDS:-0}"
 JAVA="${JAVA:-java}"
 
-[ -f "$JAR" ] || { echo "no jar at $JAR: build it first (./mvnw -q -pl service -am package -DskipTests)" >&2; exit 2; }
+[ -f "$JAR" ] || { echo "no jar at $JAR: build it first (./mvnw -q -pl demo -am package -DskipTests)" >&2; exit 2; }
+case " $MODES " in *" demo "*)
+  [ -f "$DEMO_JAR" ] || { echo "no demo jar at $DEMO_JAR: build it first (./mvnw -q -pl demo -am package -DskipTests)" >&2; exit 2; }
+esac
 command -v curl >/dev/null || { echo "curl is needed" >&2; exit 2; }
 
 WORK="$(mktemp -d /tmp/switchboard-startup.XXXXXX)"
@@ -37,7 +41,7 @@ if [ "$CDS" = 1 ]; then
   # the archive ./switchboard makes after a build (service/cds-archive.sh: one demo and one serve start, listed)
   cp "$JAR" "$WORK/app.jar"
   JAR="$WORK/app.jar"
-  JAVA="$JAVA" sh "$ROOT/service/cds-archive.sh" "$JAR" "$WORK/app.jsa" || exit 1
+  JAVA="$JAVA" sh "$ROOT/service/cds-archive.sh" "$JAR" "$WORK/app.jsa" "$DEMO_JAR" || exit 1
   [ -s "$WORK/app.jsa" ] || { echo "no archive was written" >&2; exit 1; }
   SB_JAVA_OPTS="-XX:SharedArchiveFile=$WORK/app.jsa -Xlog:cds=off -Xlog:cds+dynamic=off $SB_JAVA_OPTS"
 fi
@@ -63,13 +67,14 @@ metadata: {name: echo}
 spec:
   url: http://127.0.0.1:9/
 YAML
-    set -- serve --config "$dir/switchboard.yaml"
+    set -- -jar "$JAR" serve --config "$dir/switchboard.yaml"
   else
-    set -- demo --port "$port" --store "sqlite:$dir/demo.db"
+    # as ./switchboard runs the demo: its agents' jar beside the service's
+    set -- -cp "$JAR:$DEMO_JAR" dev.switchboard.cli.Main demo --port "$port" --store "sqlite:$dir/demo.db"
   fi
   start="$(now_ms)"
   # shellcheck disable=SC2086
-  "$JAVA" $SB_JAVA_OPTS -jar "$JAR" "$@" >"$dir/out" 2>"$dir/err" &
+  "$JAVA" $SB_JAVA_OPTS "$@" >"$dir/out" 2>"$dir/err" &
   pid=$!
   echo "$pid" >"$WORK/pid"
   until [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz" 2>/dev/null || true)" = 200 ]; do

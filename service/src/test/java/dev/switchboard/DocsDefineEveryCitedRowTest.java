@@ -87,7 +87,7 @@ class DocsDefineEveryCitedRowTest {
     /** Row id → the files citing it. */
     private static Map<String, List<String>> citedRows() {
         Map<String, List<String>> cited = new TreeMap<>();
-        for (String tree : List.of("service/src/main", "service/src/test")) {
+        for (String tree : List.of("service/src/main", "service/src/test", "demo/src/main", "demo/src/test")) {
             try (Stream<Path> files = Files.walk(ROOT.resolve(tree))) {
                 for (Path file : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
                     for (String row : rowsIn(comments(Files.readString(file)))) {

@@ -306,7 +306,7 @@ public final class SwitchboardApp {
         return vertx;
     }
 
-    /** The main port's router; the demo adds its agents' paths after {@link Routes}' (cli/DemoAgents). */
+    /** The main port's router; the demo adds its agents' paths after {@link Routes}' (the demo module's DemoAgents). */
     public Router router() {
         return router;
     }

@@ -2,7 +2,7 @@ package dev.switchboard.bridge;
 
 import dev.switchboard.bridge.engine.Input;
 import dev.switchboard.bridge.engine.Outcome;
-import dev.switchboard.client.CallFailure;
+import dev.switchboard.protocol.CallFailure;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

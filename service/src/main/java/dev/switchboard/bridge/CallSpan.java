@@ -1,6 +1,6 @@
 package dev.switchboard.bridge;
 
-import dev.switchboard.client.CallFailure;
+import dev.switchboard.protocol.CallFailure;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.StatusCode;

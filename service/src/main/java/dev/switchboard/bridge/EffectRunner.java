@@ -6,7 +6,7 @@ import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.client.A2aAgentClient;
 import dev.switchboard.client.AgentEndpoint;
 import dev.switchboard.client.CallException;
-import dev.switchboard.client.CallFailure;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.client.StreamHandle;
 import dev.switchboard.client.StreamListener;
 import dev.switchboard.protocol.kagent.Hitl;
@@ -210,9 +210,9 @@ final class EffectRunner {
                 live.openSpans());
     }
 
-    /** The engine has its own failure type: the client's is mapped here, at the boundary. */
+    /** A failed call as the engine's input: the client's CallFailure goes in as it is (one type for both). */
     private static Input.CallFailed callFailed(long gen, Input.Call call, CallFailure failure, boolean afterEvents) {
-        return new Input.CallFailed(gen, call, EngineFailures.of(failure), afterEvents);
+        return new Input.CallFailed(gen, call, failure, afterEvents);
     }
 
     private static CallFailure noBackend() {

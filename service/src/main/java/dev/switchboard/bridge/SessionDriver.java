@@ -12,7 +12,7 @@ import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.LeaseLost;
 import dev.switchboard.bridge.store.Post;
 import dev.switchboard.client.A2aAgentClient;
-import dev.switchboard.client.CallFailure;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.log.LogContext;
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.tracing.Tracing;

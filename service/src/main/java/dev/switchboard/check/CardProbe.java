@@ -6,7 +6,7 @@ import dev.switchboard.bridge.engine.Contract;
 import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.check.AgentCalls.Outcome;
 import dev.switchboard.client.AgentEndpoint;
-import dev.switchboard.client.CallFailure;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.protocol.model.AgentCard;
 import java.util.List;

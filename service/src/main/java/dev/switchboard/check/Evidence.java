@@ -1,7 +1,7 @@
 package dev.switchboard.check;
 
 import dev.switchboard.bridge.engine.Contract;
-import dev.switchboard.client.CallFailure;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.StreamEvent;
 import dev.switchboard.protocol.model.Task;

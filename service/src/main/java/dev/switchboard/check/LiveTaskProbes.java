@@ -8,8 +8,8 @@ import static dev.switchboard.check.Events.taskId;
 
 import dev.switchboard.check.AgentCalls.Outcome;
 import dev.switchboard.check.StreamProbe.Ending;
-import dev.switchboard.client.CallFailure;
 import dev.switchboard.protocol.A2aMethod;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.protocol.model.StreamEvent;
 import dev.switchboard.protocol.model.Task;

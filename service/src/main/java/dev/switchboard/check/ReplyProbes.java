@@ -8,7 +8,7 @@ import static dev.switchboard.check.Events.taskId;
 import dev.switchboard.bridge.engine.Contract;
 import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.check.StreamProbe.Ending;
-import dev.switchboard.client.CallFailure;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.StreamEvent;

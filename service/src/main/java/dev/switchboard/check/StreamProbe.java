@@ -1,8 +1,8 @@
 package dev.switchboard.check;
 
-import dev.switchboard.client.CallFailure;
 import dev.switchboard.client.StreamHandle;
 import dev.switchboard.client.StreamListener;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.model.StreamEvent;
 import java.time.Duration;
 import java.util.ArrayList;

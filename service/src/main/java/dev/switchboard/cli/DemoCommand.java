@@ -3,6 +3,7 @@ package dev.switchboard.cli;
 import dev.switchboard.app.SwitchboardApp;
 import io.vertx.core.Vertx;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,21 +34,28 @@ public final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         logs.install();
+        Demo demo = Demo.find().orElse(null);
+        if (demo == null) {
+            EarlyVertx.discard();
+            logs.fatal("switchboard demo: the demo agents are not in this build (the production jar and image leave the"
+                    + " testkit out): run ./switchboard demo from a clone of the repository");
+            return 1;
+        }
         Vertx vertx = EarlyVertx.take();
         SwitchboardApp app;
         try {
-            app = DemoAgents.startDemo(vertx, host, port, store, insecure).await();
+            app = demo.start(vertx, host, port, store, insecure).await();
         } catch (Exception e) {
             logs.fatal("switchboard demo: could not start on " + host + ":" + port + ": " + e.getMessage());
             vertx.close();
             return 1;
         }
-        printWelcome(app, System.out);
+        printWelcome(app, demo.agentNames(), System.out);
         Shutdown.awaitSignal(app, vertx);
         return 0;
     }
 
-    static void printWelcome(SwitchboardApp app, PrintStream out) {
+    static void printWelcome(SwitchboardApp app, List<String> agents, PrintStream out) {
         String base = app.baseUrl();
         out.println("Switchboard demo is running on " + base);
         out.println();
@@ -56,9 +64,9 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("  Metrics:       " + base + "/metrics");
         out.println("  Agents:        " + base + "/agents");
         out.println("  Demo agents (gateway endpoint, then its card):");
-        for (DemoAgents.Agent agent : DemoAgents.AGENTS) {
-            out.printf("    %-8s %s%n", agent.name(), base + "/a2a/" + agent.name());
-            out.printf("    %-8s %s%n", "", base + "/a2a/" + agent.name() + "/.well-known/agent-card.json");
+        for (String agent : agents) {
+            out.printf("    %-8s %s%n", agent, base + "/a2a/" + agent);
+            out.printf("    %-8s %s%n", "", base + "/a2a/" + agent + "/.well-known/agent-card.json");
         }
         out.println();
         out.println("  Try: curl -s -H 'Content-Type: application/json' -d '{\"jsonrpc\":\"2.0\",\"id\":1,"

@@ -2,8 +2,9 @@ package dev.switchboard.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.switchboard.client.CallFailure.HttpStatus;
-import dev.switchboard.client.CallFailure.Malformed;
+import dev.switchboard.protocol.CallFailure;
+import dev.switchboard.protocol.CallFailure.HttpStatus;
+import dev.switchboard.protocol.CallFailure.Malformed;
 import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.protocol.Json;
 import dev.switchboard.protocol.ProtocolVersion;

@@ -1,8 +1,9 @@
 package dev.switchboard.client;
 
-import dev.switchboard.client.CallFailure.Malformed;
-import dev.switchboard.client.CallFailure.Transport;
-import dev.switchboard.client.CallFailure.TransportKind;
+import dev.switchboard.protocol.CallFailure;
+import dev.switchboard.protocol.CallFailure.Malformed;
+import dev.switchboard.protocol.CallFailure.Transport;
+import dev.switchboard.protocol.CallFailure.TransportKind;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;

@@ -1,5 +1,6 @@
 package dev.switchboard.client;
 
+import dev.switchboard.protocol.CallFailure;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,8 @@
 package dev.switchboard.client;
 
-import dev.switchboard.client.CallFailure.Transport;
-import dev.switchboard.client.CallFailure.TransportKind;
+import dev.switchboard.protocol.CallFailure;
+import dev.switchboard.protocol.CallFailure.Transport;
+import dev.switchboard.protocol.CallFailure.TransportKind;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;

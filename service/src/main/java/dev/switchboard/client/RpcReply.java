@@ -1,9 +1,10 @@
 package dev.switchboard.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.client.CallFailure.HttpStatus;
-import dev.switchboard.client.CallFailure.Malformed;
-import dev.switchboard.client.CallFailure.RpcError;
+import dev.switchboard.protocol.CallFailure;
+import dev.switchboard.protocol.CallFailure.HttpStatus;
+import dev.switchboard.protocol.CallFailure.Malformed;
+import dev.switchboard.protocol.CallFailure.RpcError;
 import dev.switchboard.protocol.Json;
 import dev.switchboard.protocol.codec.A2aFormatException;
 import dev.switchboard.protocol.jsonrpc.JsonRpcCodec;

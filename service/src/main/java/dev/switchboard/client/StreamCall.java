@@ -1,9 +1,10 @@
 package dev.switchboard.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.client.CallFailure.Malformed;
-import dev.switchboard.client.CallFailure.Transport;
-import dev.switchboard.client.CallFailure.TransportKind;
+import dev.switchboard.protocol.CallFailure;
+import dev.switchboard.protocol.CallFailure.Malformed;
+import dev.switchboard.protocol.CallFailure.Transport;
+import dev.switchboard.protocol.CallFailure.TransportKind;
 import dev.switchboard.protocol.Json;
 import dev.switchboard.protocol.codec.WireCodec;
 import dev.switchboard.protocol.jsonrpc.JsonRpcCodec;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.AwaitDefaults;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.ListTasksParams;

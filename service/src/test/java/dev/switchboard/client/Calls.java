@@ -1,6 +1,7 @@
 package dev.switchboard.client;
 
 import dev.switchboard.AwaitDefaults;
+import dev.switchboard.protocol.CallFailure;
 import io.vertx.core.Future;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;

@@ -2,6 +2,7 @@ package dev.switchboard.client;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.model.StreamEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;

@@ -3,11 +3,12 @@ package dev.switchboard.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.switchboard.client.CallFailure.HttpStatus;
-import dev.switchboard.client.CallFailure.Malformed;
-import dev.switchboard.client.CallFailure.RpcError;
-import dev.switchboard.client.CallFailure.Transport;
-import dev.switchboard.client.CallFailure.TransportKind;
+import dev.switchboard.protocol.CallFailure;
+import dev.switchboard.protocol.CallFailure.HttpStatus;
+import dev.switchboard.protocol.CallFailure.Malformed;
+import dev.switchboard.protocol.CallFailure.RpcError;
+import dev.switchboard.protocol.CallFailure.Transport;
+import dev.switchboard.protocol.CallFailure.TransportKind;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.SendMessageParams;

@@ -11,7 +11,6 @@ import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
-import dev.switchboard.cli.DemoAgents;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.net.CidrBlock;
@@ -125,15 +124,6 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
         assertThat(log.list).filteredOn(e -> e.getLevel() == Level.WARN
                         && e.getFormattedMessage().startsWith("INSECURE: listening on 0.0.0.0"))
                 .hasSize(2);
-    }
-
-    @Test
-    void theDemoOnAllInterfacesNeedsInsecureToo() {
-        String store = "sqlite:" + dir.resolve("demo.db");
-        Throwable failure = awaitFailure(DemoAgents.startDemo(vertx, "0.0.0.0", 0, store));
-        assertThat(failure.getMessage()).contains("refusing to listen on 0.0.0.0");
-        SwitchboardApp app = Wait.on(DemoAgents.startDemo(vertx, "0.0.0.0", 0, store, true));
-        Wait.on(app.close());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import java.time.Duration;
 import java.time.Instant;

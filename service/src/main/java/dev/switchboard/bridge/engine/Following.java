@@ -1,5 +1,6 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.model.Task;
 import dev.switchboard.protocol.model.TaskState;
 import java.time.Duration;

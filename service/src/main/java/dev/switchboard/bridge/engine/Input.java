@@ -1,5 +1,6 @@
 package dev.switchboard.bridge.engine;
 
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.ListTasksResult;

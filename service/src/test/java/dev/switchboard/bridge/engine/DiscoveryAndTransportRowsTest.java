@@ -8,7 +8,8 @@ import static dev.switchboard.bridge.engine.Wire.task;
 import static dev.switchboard.bridge.engine.Wire.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.bridge.engine.CallFailure.TransportKind;
+import dev.switchboard.protocol.CallFailure;
+import dev.switchboard.protocol.CallFailure.TransportKind;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.AgentCapabilities;
 import dev.switchboard.protocol.model.AgentInterface;

@@ -2,6 +2,7 @@ package dev.switchboard.bridge.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.ListTasksResult;
 import dev.switchboard.protocol.model.StreamEvent;

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.protocol.model.Message;
 import dev.switchboard.protocol.model.Part;

@@ -2,6 +2,7 @@ package dev.switchboard.bridge.engine;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.protocol.CallFailure;
 import dev.switchboard.protocol.model.AgentCapabilities;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.AgentExtension;

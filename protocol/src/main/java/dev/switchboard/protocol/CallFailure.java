@@ -1,11 +1,14 @@
-package dev.switchboard.bridge.engine;
+package dev.switchboard.protocol;
 
 import java.time.Duration;
 
 /**
- * Why a call to the agent failed, in the terms the seed's Errors table decides on. The engine's own
- * type: the driver maps its HTTP client's failures onto it, so the rules depend on no client code.
+ * Why an outbound A2A call failed, in the terms the agent contract's Errors table decides on.
  * {@code retryAfter} is the agent's {@code Retry-After}, when it sent one (null otherwise).
+ *
+ * <p>One type for the HTTP client that types its failures ({@code client}) and the pure engine that decides on them
+ * ({@code bridge.engine}): here, below both, because the engine may use only {@code protocol} and the client may not
+ * use the bridge. A value, no I/O.
  */
 public sealed interface CallFailure {
 
@@ -15,7 +18,7 @@ public sealed interface CallFailure {
     record HttpStatus(int status, Duration retryAfter) implements CallFailure {}
 
     /**
-     * A JSON-RPC error object, on any HTTP status. The message is for logs only, never shown in a thread.
+     * A JSON-RPC error object, on any HTTP status. The message is kept for logs only, never shown in a thread.
      * {@code status} is the HTTP status it came with (200 for an error inside a stream).
      */
     record RpcError(int code, String message, Duration retryAfter, int status) implements CallFailure {

@@ -3,7 +3,7 @@ package dev.switchboard.chat.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.cli.DemoAgents;
+import dev.switchboard.demo.DemoAgents;
 import dev.switchboard.testing.BrowserTest;
 import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;

@@ -1,4 +1,4 @@
-package dev.switchboard.cli;
+package dev.switchboard.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

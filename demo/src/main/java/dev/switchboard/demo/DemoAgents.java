@@ -1,4 +1,4 @@
-package dev.switchboard.cli;
+package dev.switchboard.demo;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.BindingSpec;
@@ -21,7 +21,8 @@ import java.util.Map;
 
 /**
  * O1: the built-in demo agents, testkit agents served in-process under {@code /demo/{name}} on
- * Switchboard's own port and registered in the gateway like configured agents.
+ * Switchboard's own port and registered in the gateway like configured agents. {@code switchboard demo} reaches them
+ * through {@link TestkitDemo}.
  */
 public final class DemoAgents {
 

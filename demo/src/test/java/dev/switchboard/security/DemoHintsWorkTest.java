@@ -6,7 +6,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
-import dev.switchboard.cli.DemoAgents;
+import dev.switchboard.demo.DemoAgents;
 import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
