@@ -8,6 +8,7 @@ import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.ops.MetricsAccess;
 import dev.switchboard.ops.Readiness;
+import dev.switchboard.testing.ServerTest;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * something other than the router's own 404), the router holds those routes and no others, and a path the tables do
  * not list is a 404.
  */
+@ServerTest
 class RoutesTest {
 
     @TempDir

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <p>Inputs are proved by behaviour: each permitted input, fed to the engine in a state where it matters, changes the
  * session or asks for effects. Effects are proved by where they are dispatched: each one is run by the driver
- * ({@code SessionDriver.runOne}) or written with the step by the chat store ({@code ChatStore.commitStep}), and the
+ * ({@code EffectRunner.run}) or written with the step by the chat store ({@code ChatStore.commitStep}), and the
  * two lists below say which. A new Input or Effect fails here until it has a scenario or a place in a list, and its
  * handler.
  */
@@ -93,7 +93,7 @@ class EveryInputAndEffectIsHandledTest {
     private static final Set<Class<? extends Effect>> COMMITTED_WITH_THE_STEP = Set.of(Effect.ShowAnswer.class,
             Effect.PostNotice.class, Effect.AskQuestion.class, Effect.ShowStep.class, Effect.TurnStateChanged.class);
 
-    private static final Path DRIVER = Path.of("src/main/java/dev/switchboard/bridge/SessionDriver.java");
+    private static final Path DRIVER = Path.of("src/main/java/dev/switchboard/bridge/EffectRunner.java");
     private static final Path CHAT_STORE = Path.of("src/main/java/dev/switchboard/bridge/store/ChatStore.java");
 
     @Test
@@ -141,9 +141,9 @@ class EveryInputAndEffectIsHandledTest {
 
     @Test
     void theDriverRunsEachOfItsEffects() throws IOException {
-        String runOne = body(Files.readString(DRIVER), "private void runOne(");
+        String runOne = body(Files.readString(DRIVER), "void run(LiveThread live, Session session, Effect e)");
         assertThat(names(RUN_BY_THE_DRIVER)).allSatisfy(name -> assertThat(dispatches(runOne, name))
-                .as("SessionDriver.runOne has a branch for Effect.%s", name).isTrue());
+                .as("EffectRunner.run has a branch for Effect.%s", name).isTrue());
     }
 
     @Test

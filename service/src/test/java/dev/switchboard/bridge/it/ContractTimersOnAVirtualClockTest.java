@@ -11,6 +11,7 @@ import dev.switchboard.bridge.support.VirtualScheduler;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
+import dev.switchboard.testing.ServerTest;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and not a millisecond before (advanced to the duration less 1 ms nothing has happened; 1 ms more and it has),
  * against a real agent over HTTP, in the time the calls take rather than minutes.
  */
+@ServerTest
 class ContractTimersOnAVirtualClockTest {
 
     private static final Duration MS = Duration.ofMillis(1);

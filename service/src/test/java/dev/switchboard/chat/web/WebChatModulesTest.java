@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
+import dev.switchboard.testing.ServerTest;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * of this server only (no CDN), every file of {@code webchat/} reached from the entry and none missing; and none of
  * them writes HTML (what the page shows is set as text: the agent's words are untrusted).
  */
+@ServerTest
 class WebChatModulesTest {
 
     private static final Pattern SCRIPT = Pattern.compile("<script\\b([^>]*)>(.*?)</script>", Pattern.DOTALL);
