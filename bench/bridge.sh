@@ -39,14 +39,16 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 command -v jcmd >/dev/null || { log "jcmd (a JDK) is needed"; exit 1; }
-if [ ! -f "$JAR" ]; then
-  log "building $JAR"
-  (cd "$ROOT" && ./mvnw -q -B -pl service -am package -Dmaven.test.skip=true) >&2
+# the agent is the test kit's echo, which the production jar no longer holds: the demo jar carries it
+DEMO_JAR="${DEMO_JAR:-$ROOT/demo/target/switchboard-demo.jar}"
+if [ ! -f "$JAR" ] || [ ! -f "$DEMO_JAR" ]; then
+  log "building $JAR and $DEMO_JAR"
+  (cd "$ROOT" && ./mvnw -q -B -pl demo -am package -Dmaven.test.skip=true) >&2
 fi
 cp "$JAR" "$WORK/switchboard-app.jar"; JAR="$WORK/switchboard-app.jar"
 mkdir -p "$WORK/classes"
-javac -nowarn -cp "$JAR" -d "$WORK/classes" "$BENCH"/src/Bridge*.java
-CP="$JAR:$WORK/classes"
+javac -nowarn -cp "$JAR:$DEMO_JAR" -d "$WORK/classes" "$BENCH"/src/Bridge*.java
+CP="$JAR:$DEMO_JAR:$WORK/classes"
 
 free_port() {
   local p
