@@ -93,8 +93,12 @@ final class LiveThreads {
     private void sweepLater() {
         if (!stopped) {
             sweep = scheduler.schedule(sweepEvery, () -> {
-                dropIdle();
-                sweepLater();
+                try {
+                    dropIdle();
+                } finally {
+                    // a sweep that throws must not end sweeping: the periodic timer it replaced kept firing
+                    sweepLater();
+                }
             });
         }
     }
