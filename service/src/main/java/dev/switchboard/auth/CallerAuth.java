@@ -35,15 +35,15 @@ public final class CallerAuth {
         return !keys.isEmpty();
     }
 
-    /** The caller id, or empty when keys are required and none matched. */
-    public Optional<String> callerId(HttpServerRequest request) {
-        return Optional.ofNullable(callerIdOrNull(request));
+    /** The caller, or empty when keys are required and none matched. */
+    public Optional<Caller> caller(HttpServerRequest request) {
+        return Optional.ofNullable(callerOrNull(request));
     }
 
-    /** {@link #callerId}, or null instead of empty (the gateway's hot path). */
-    public String callerIdOrNull(HttpServerRequest request) {
+    /** {@link #caller}, or null instead of empty (the gateway's hot path). */
+    public Caller callerOrNull(HttpServerRequest request) {
         if (keys.isEmpty()) {
-            return RemoteHosts.of(request.remoteAddress());
+            return Caller.address(RemoteHosts.of(request.remoteAddress()));
         }
         String presented = bearer(request.getHeader(HttpHeaders.AUTHORIZATION));
         if (presented == null) {
@@ -57,7 +57,7 @@ public final class CallerAuth {
                 match = keys.get(i).name();
             }
         }
-        return match;
+        return match == null ? null : Caller.apiKey(match);
     }
 
     /** The token of an {@code Authorization: Bearer} header, or null. */

@@ -144,7 +144,7 @@ public final class CardRoutes {
             return;
         }
         String base = baseUrl(ctx.request()) + "/a2a";
-        if (callers.callerIdOrNull(ctx.request()) == null) {
+        if (callers.callerOrNull(ctx.request()) == null) {
             // an anonymous caller on a keyed server: the card says where the gateway is, nothing of its agents
             platformCard(ctx, base, List.of());
             return;
@@ -200,7 +200,7 @@ public final class CardRoutes {
 
     /** {@code GET /a2a/{agentId}/.well-known/agent-card.json}: the agent's card, its URLs the gateway's. */
     public void agentCard(RoutingContext ctx) {
-        if (callers.callerIdOrNull(ctx.request()) == null) {
+        if (callers.callerOrNull(ctx.request()) == null) {
             // before the registry is asked: the answer is the same for agents that exist and agents that do not
             ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
                     .putHeader("Content-Type", "application/json")

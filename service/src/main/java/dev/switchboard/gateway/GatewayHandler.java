@@ -1,6 +1,7 @@
 package dev.switchboard.gateway;
 
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
@@ -129,8 +130,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                     GatewayException.Kind.REQUEST), 403, false);
             return;
         }
-        String callerId = callerOrRefuse(request, span);
-        if (callerId == null) {
+        Caller caller = callerOrRefuse(request, span);
+        if (caller == null) {
             return;
         }
         RegisteredAgent agent = agentOrRefuse(request, agentId, span);
@@ -155,7 +156,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         String id = "stream-" + UUID.randomUUID();
         Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"message/stream\",\"params\":{}}");
         Consumer<MultiMap> headers = out -> {
-            headerPolicy.writeTo(out, request.headers(), callerId, agent.headers());
+            headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
             if (!out.contains("Accept")) {
                 out.set("Accept", "text/event-stream");
             }
@@ -166,9 +167,9 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                 metrics, settings, started, span).start();
     }
 
-    /** The caller's id, or null when the call was refused as unauthorized (answered here). */
-    private String callerOrRefuse(HttpServerRequest request, GatewaySpan span) {
-        String caller = auth.callerIdOrNull(request);
+    /** The caller, or null when the call was refused as unauthorized (answered here). */
+    private Caller callerOrRefuse(HttpServerRequest request, GatewaySpan span) {
+        Caller caller = auth.callerOrNull(request);
         if (caller != null) {
             return caller;
         }
@@ -211,8 +212,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private void handle(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
         GatewaySpan span = GatewaySpan.start(tracing, request);
-        String callerId = callerOrRefuse(request, span);
-        if (callerId == null) {
+        Caller caller = callerOrRefuse(request, span);
+        if (caller == null) {
             return;
         }
         RegisteredAgent agent = agentOrRefuse(request, agentId, span);
@@ -247,10 +248,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         readBody(request, agent, declared, permit, bytes, span,
-                body -> dispatch(request, agent, callerId, body, permit, bytes, started, span));
+                body -> dispatch(request, agent, caller, body, permit, bytes, started, span));
     }
 
-    private void dispatch(HttpServerRequest request, RegisteredAgent agent, String callerId, Buffer body,
+    private void dispatch(HttpServerRequest request, RegisteredAgent agent, Caller caller, Buffer body,
             ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started, GatewaySpan span) {
         RoutingFields fields;
         try {
@@ -265,7 +266,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
         new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes,
                 out -> {
-                    headerPolicy.writeTo(out, request.headers(), callerId, agent.headers());
+                    headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
                     span.propagate(out);
                 },
                 metrics, settings, started, span).start();

@@ -237,7 +237,7 @@ public final class RegistryRoutes {
 
     private boolean reader(RoutingContext ctx) {
         if (!callers.required() || (adminToken != null && tokenMatches(ctx, adminToken))
-                || callers.callerId(ctx.request()).isPresent()) {
+                || callers.caller(ctx.request()).isPresent()) {
             return true;
         }
         ctx.response().putHeader("WWW-Authenticate", "Bearer");
