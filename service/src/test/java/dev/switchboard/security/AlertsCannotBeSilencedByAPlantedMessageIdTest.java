@@ -7,6 +7,7 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -56,10 +57,10 @@ class AlertsCannotBeSilencedByAPlantedMessageIdTest {
     void aMessagePostedUnderTheAlertsIdDoesNotSilenceIt() throws Exception {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("sre"), 0).await();
-        app = BridgeConfig.server(dir.resolve("chat.db"), false, BridgeConfig.QUICK_CONTRACT)
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(BridgeConfig.server(dir.resolve("chat.db"), false, BridgeConfig.QUICK_CONTRACT)
                 .webBackend("sre", agent.url(), null)
-                .trigger("notes", "web-sre", "generic", null)
-                .start(vertx);
+                .trigger("notes", "web-sre", "generic", null)).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
         String planted = triggerMessageId("notes", "db-1", "Disk full on db-1", "98% used");
 

@@ -10,6 +10,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.store.Database;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -52,7 +53,8 @@ class WebChatCannotReadSlackThreadsTest {
         }
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        app = BridgeConfig.server(store, "").webBackend("echo", agent.url(), null).start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(BridgeConfig.server(store, "").webBackend("echo", agent.url(), null)).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
         RawHttp http = new RawHttp(app.baseUrl());
         ChatApi.Sent web = chat.newThread("echo", "hello");

@@ -206,8 +206,8 @@ public final class SwitchboardFixture implements AutoCloseable {
     private Function<Vertx, Running> start;
     private Running running;
     private TestHttp testHttp;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    /** made on first use: each JDK client holds a selector thread, and most fixtures never post */
+    private HttpClient http;
 
     private SwitchboardFixture(Vertx vertx, boolean ownsVertx) {
         this.vertx = vertx;
@@ -296,6 +296,10 @@ public final class SwitchboardFixture implements AutoCloseable {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl() + path))
                 .timeout(Duration.ofSeconds(30)).POST(HttpRequest.BodyPublishers.ofString(body));
         headers.forEach(b::header);
+        if (http == null) {
+            http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+                    .build();
+        }
         try {
             return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

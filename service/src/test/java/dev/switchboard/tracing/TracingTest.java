@@ -9,6 +9,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -79,7 +80,7 @@ class TracingTest {
         config.webAgent("dropper", dropper.url(), false);
         config.webAgent("slow", slow.url(), false);
         config.trigger("alerts", "web-echo", "generic", null);
-        app = config.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
         chat = new ChatApi(app.baseUrl());
     }
 
@@ -223,7 +224,7 @@ class TracingTest {
         await("the send reached the agent").until(() -> slow.recorder().rpcRequests().stream().anyMatch(RecordedRequest::isSend));
         String traceId = traceparent(slow.recorder().rpcRequests().get(0)).group(1);
         app.close().await(); // a clean stop in the middle of the turn: the turn is in the store, unfinished
-        app = config.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
         chat = new ChatApi(app.baseUrl());
         chat.awaitState(sent, "completed");
 

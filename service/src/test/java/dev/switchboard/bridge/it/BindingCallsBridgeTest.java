@@ -8,6 +8,7 @@ import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -57,7 +58,7 @@ class BindingCallsBridgeTest {
         untraced = TestAgent.start(vertx, TestAgentOptions.echo("untraced").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/drop 1"), 0).await();
         config.webAgent("untraced", untraced.url(), false);
-        app = config.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
         chat = new ChatApi(app.baseUrl());
     }
 

@@ -11,6 +11,7 @@ import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.testing.InteropTest;
 import dev.switchboard.testing.ProcessTest;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,9 +57,9 @@ class SdkAgentBridgeTest {
         boolean v1 = versions.contains("1.0");
         try (SdkAgent agent = SdkAgent.start(versions, dir)) {
             String name = v1 ? "sdk-both" : "sdk-legacy";
-            SwitchboardApp app = BridgeConfig.server(dir.resolve(name + ".db"), false, BridgeConfig.QUICK_CONTRACT)
-                    .webAgent(name, agent.rpcUrl, false)
-                    .start(vertx);
+            SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
+                    .yaml(BridgeConfig.server(dir.resolve(name + ".db"), false, BridgeConfig.QUICK_CONTRACT)
+                    .webAgent(name, agent.rpcUrl, false)).start().app();
             try {
                 ChatApi chat = new ChatApi(app.baseUrl());
                 Sent first = chat.newThread(name, "hello, real SDK");

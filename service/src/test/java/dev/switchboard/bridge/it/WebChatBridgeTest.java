@@ -12,6 +12,7 @@ import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -98,8 +99,8 @@ class WebChatBridgeTest {
             agents.put(forwarded, agent);
             trusting.webAgent(forwarded, agent.url(), false);
         }
-        app = config.start(vertx);
-        trustingApp = trusting.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
+        trustingApp = SwitchboardFixture.builder().vertx(vertx).yaml(trusting).start().app();
         chat = new ChatApi(app.baseUrl());
         trustingChat = new ChatApi(trustingApp.baseUrl());
     }

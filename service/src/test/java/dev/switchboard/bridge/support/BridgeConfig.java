@@ -1,16 +1,10 @@
 package dev.switchboard.bridge.support;
 
-import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.Scheduler;
-import dev.switchboard.config.ConfigLoader;
-import dev.switchboard.ops.Readiness;
-import io.vertx.core.Vertx;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
- * Builds the YAML configuration of a Switchboard under test, the way an operator writes it (so the
- * config loader is part of what is tested), and starts the service in-process from it.
+ * Builds the YAML configuration of a Switchboard under test, the way an operator writes it (so the config loader is
+ * part of what is tested). It starts nothing: {@code SwitchboardFixture.builder().yaml(...)} starts the service on it.
  */
 public final class BridgeConfig {
 
@@ -232,16 +226,6 @@ public final class BridgeConfig {
 
     public String yaml() {
         return yaml.toString();
-    }
-
-    public SwitchboardApp start(Vertx vertx) {
-        return SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "test.yaml")).await();
-    }
-
-    /** As {@link #start(Vertx)}, the chat bridge on {@code bridgeTime} (a {@link VirtualScheduler}, say). */
-    public SwitchboardApp start(Vertx vertx, Scheduler bridgeTime) {
-        return SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "test.yaml"), new Readiness(),
-                bridgeTime).await();
     }
 
     private static String indent(String text, String prefix) {
