@@ -12,6 +12,8 @@ import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.ops.Readiness;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
+import dev.switchboard.testkit.slack.FakeSlack;
+import dev.switchboard.testkit.slack.FakeSlackOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -43,19 +45,23 @@ import java.util.function.Function;
  *
  * The configuration is YAML as an operator writes it ({@link Builder#yaml}: a {@link BridgeConfig} or a string, so the
  * config loader is part of what is tested) or records ({@link Builder#config}: for a setting the YAML would refuse or
- * not reach). How it starts: plainly; on a bridge clock ({@link Builder#bridgeTime}); with a readiness of the test's
+ * not reach). Before the app it starts testkit agents ({@link Builder#agent}, {@link Builder#kagentAgent}) and the
+ * testkit's fake Slack ({@link Builder#slack}). How it starts: plainly; on a bridge clock ({@link Builder#bridgeTime}); with a readiness of the test's
  * ({@link Builder#readiness}); in watch mode on a Kubernetes API ({@link Builder#kubernetes}); or not at all
  * ({@link Builder#agentsOnly}: the agents alone, for the tests of {@code switchboard check}). With a Vert.x of the
  * test's and no agents, closing the fixture is closing its app, so such a test may keep {@link #app()} alone.
  */
 public final class SwitchboardFixture implements AutoCloseable {
 
-    /** The agents the builder started, by the names it gave them. */
+    /** What the builder started before the app, for its configuration: the agents by name, and the fake Slack. */
     public interface Agents {
         TestAgent agent(String name);
 
         /** The agent's URL; for a {@link Builder#kagentAgent kagent agent}, kagent's (the agent is below it). */
         String url(String name);
+
+        /** The fake Slack ({@link Builder#slack}), whose {@code apiUrl()} a SlackApp names. */
+        FakeSlack slack();
     }
 
     public static Builder builder() {
@@ -79,6 +85,7 @@ public final class SwitchboardFixture implements AutoCloseable {
         private Vertx vertx;
         private final Map<String, TestAgentOptions> agents = new LinkedHashMap<>();
         private final Map<String, TestAgentOptions> kagentAgents = new LinkedHashMap<>();
+        private FakeSlackOptions slack;
         private Function<Agents, SwitchboardConfig> config;
         private boolean agentsOnly;
         private Launcher launcher = (v, c) -> new Running(SwitchboardApp.start(v, c).await(), null);
@@ -103,6 +110,12 @@ public final class SwitchboardFixture implements AutoCloseable {
          */
         public Builder kagentAgent(String name, TestAgentOptions options) {
             kagentAgents.put(name, options);
+            return this;
+        }
+
+        /** The testkit's fake Slack (Web API, events, socket mode), started before the app with {@code options}. */
+        public Builder slack(FakeSlackOptions options) {
+            this.slack = options;
             return this;
         }
 
@@ -176,6 +189,9 @@ public final class SwitchboardFixture implements AutoCloseable {
             try {
                 agents.forEach((name, options) -> f.agents.put(name, TestAgent.start(f.vertx, options, 0).await()));
                 kagentAgents.forEach((name, options) -> f.kagentAgents.put(name, KagentAgent.start(f.vertx, name, options)));
+                if (slack != null) {
+                    f.slack = FakeSlack.start(f.vertx, slack).await();
+                }
                 if (!agentsOnly) {
                     SwitchboardConfig c = config.apply(new Agents() {
                         @Override
@@ -186,6 +202,11 @@ public final class SwitchboardFixture implements AutoCloseable {
                         @Override
                         public String url(String name) {
                             return f.url(name);
+                        }
+
+                        @Override
+                        public FakeSlack slack() {
+                            return f.slack();
                         }
                     });
                     f.start = v -> launcher.launch(v, c);
@@ -203,6 +224,7 @@ public final class SwitchboardFixture implements AutoCloseable {
     private final boolean ownsVertx;
     private final Map<String, TestAgent> agents = new LinkedHashMap<>();
     private final Map<String, KagentAgent> kagentAgents = new LinkedHashMap<>();
+    private FakeSlack slack;
     private Function<Vertx, Running> start;
     private Running running;
     private TestHttp testHttp;
@@ -264,6 +286,13 @@ public final class SwitchboardFixture implements AutoCloseable {
                     + ")");
         }
         return k;
+    }
+
+    public FakeSlack slack() {
+        if (slack == null) {
+            throw new IllegalStateException("no fake Slack: build the fixture with slack(options)");
+        }
+        return slack;
     }
 
     /** The web chat's API, as the page calls it. */
@@ -342,6 +371,9 @@ public final class SwitchboardFixture implements AutoCloseable {
                 }
                 for (KagentAgent k : kagentAgents.values()) {
                     k.close();
+                }
+                if (slack != null) {
+                    slack.close().await();
                 }
             } finally {
                 if (ownsVertx) {
