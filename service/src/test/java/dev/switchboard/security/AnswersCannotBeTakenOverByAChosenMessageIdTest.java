@@ -3,8 +3,8 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
@@ -38,8 +38,8 @@ class AnswersCannotBeTakenOverByAChosenMessageIdTest {
         TestServers.stop(app, agent, vertx);
     }
 
-    private BridgeConfig config() {
-        return BridgeConfig.server(dir.resolve("chat.db"), "").webBackend("echo", agent.url(), null);
+    private ConfigYaml config() {
+        return ConfigYaml.server(dir.resolve("chat.db"), "").webBackend("echo", agent.url(), null);
     }
 
     @Test

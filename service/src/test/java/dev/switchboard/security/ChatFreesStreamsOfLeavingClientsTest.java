@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.chat.web.ChatEvents;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
@@ -53,7 +53,7 @@ class ChatFreesStreamsOfLeavingClientsTest {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
         app = SwitchboardFixture.builder().vertx(vertx)
-                .yaml(BridgeConfig.server(dir.resolve("db"), "").webBackend("echo", agent.url(), null)).start().app();
+                .yaml(ConfigYaml.server(dir.resolve("db"), "").webBackend("echo", agent.url(), null)).start().app();
         chat = new ChatApi(app.baseUrl());
         http = new RawHttp(app.baseUrl());
         events = app.webChat().events();

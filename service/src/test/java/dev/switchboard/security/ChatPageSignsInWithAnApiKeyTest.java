@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.BrowserTest;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
@@ -68,7 +68,7 @@ class ChatPageSignsInWithAnApiKeyTest {
         }
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("writer").withDefaultBehavior("/stream 5 150"), 0).await();
-        app = SwitchboardFixture.builder().vertx(vertx).yaml(BridgeConfig.server(dir.resolve("db"), """
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(ConfigYaml.server(dir.resolve("db"), """
                 listen: 0.0.0.0:0
                 adminToken: admin-token-0123456789
                 apiKeys: [{name: ci-bot, key: %s}]

@@ -3,8 +3,8 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
@@ -33,7 +33,7 @@ class ChatThreadOfARemovedBindingIsGoneTest {
         Path store = dir.resolve("db");
         try {
             SwitchboardApp first = SwitchboardFixture.builder().vertx(vertx)
-                    .yaml(BridgeConfig.server(store, "").webBackend("echo", agent.url(), null)
+                    .yaml(ConfigYaml.server(store, "").webBackend("echo", agent.url(), null)
                     .webBackend("other", agent.url(), null)).start().app();
             ChatApi chat = new ChatApi(first.baseUrl());
             ChatApi.Sent sent = chat.newThread("echo", "hello");
@@ -42,7 +42,7 @@ class ChatThreadOfARemovedBindingIsGoneTest {
             first.close().await();
 
             SwitchboardApp second = SwitchboardFixture.builder().vertx(vertx)
-                    .yaml(BridgeConfig.server(store, "").webBackend("other", agent.url(), null)).start().app();
+                    .yaml(ConfigYaml.server(store, "").webBackend("other", agent.url(), null)).start().app();
             try {
                 HttpResponse<String> r = new ChatApi(second.baseUrl())
                         .trySend("/api/chat/threads/" + sent.threadId() + "/messages", "still there?", null);

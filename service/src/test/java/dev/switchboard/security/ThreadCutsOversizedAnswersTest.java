@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.engine.Engine;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
@@ -44,7 +44,7 @@ class ThreadCutsOversizedAnswersTest {
         streaming = TestAgent.start(vertx, TestAgentOptions.echo("chunks").withDefaultBehavior("/stream 8 20"), 0).await();
         whole = TestAgent.start(vertx, TestAgentOptions.echo("whole"), 0).await();
         app = SwitchboardFixture.builder().vertx(vertx)
-                .yaml(BridgeConfig.server(dir.resolve("db"), "bridge: {maxAnswerChars: " + MAX + "}")
+                .yaml(ConfigYaml.server(dir.resolve("db"), "bridge: {maxAnswerChars: " + MAX + "}")
                 .webBackend("chunks", streaming.url(), null)
                 .webBackend("whole", whole.url(), null)).start().app();
         chat = new ChatApi(app.baseUrl());

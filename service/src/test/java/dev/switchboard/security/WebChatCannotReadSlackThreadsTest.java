@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.store.Database;
 import dev.switchboard.testing.ServerTest;
@@ -54,7 +54,7 @@ class WebChatCannotReadSlackThreadsTest {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
         app = SwitchboardFixture.builder().vertx(vertx)
-                .yaml(BridgeConfig.server(store, "").webBackend("echo", agent.url(), null)).start().app();
+                .yaml(ConfigYaml.server(store, "").webBackend("echo", agent.url(), null)).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
         RawHttp http = new RawHttp(app.baseUrl());
         ChatApi.Sent web = chat.newThread("echo", "hello");

@@ -2,8 +2,8 @@ package dev.switchboard.testing;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.Scheduler;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.KagentAgent;
 import dev.switchboard.cli.WatchMode;
 import dev.switchboard.config.ConfigLoader;
@@ -37,13 +37,13 @@ import java.util.function.Function;
  * <pre>{@code
  * try (SwitchboardFixture sb = SwitchboardFixture.builder()
  *         .agent("sre", TestAgentOptions.echo("sre"))
- *         .yaml(agents -> BridgeConfig.server(dir.resolve("s.db"), "").webBackend("sre", agents.url("sre"), null))
+ *         .yaml(agents -> ConfigYaml.server(dir.resolve("s.db"), "").webBackend("sre", agents.url("sre"), null))
  *         .start()) {
  *     sb.chat().newThread("sre", "hello");
  * }
  * }</pre>
  *
- * The configuration is YAML as an operator writes it ({@link Builder#yaml}: a {@link BridgeConfig} or a string, so the
+ * The configuration is YAML as an operator writes it ({@link Builder#yaml}: a {@link ConfigYaml} or a string, so the
  * config loader is part of what is tested) or records ({@link Builder#config}: for a setting the YAML would refuse or
  * not reach). Before the app it starts testkit agents ({@link Builder#agent}, {@link Builder#kagentAgent}) and the
  * testkit's fake Slack ({@link Builder#slack}). How it starts: plainly; on a bridge clock ({@link Builder#bridgeTime}); with a readiness of the test's
@@ -120,11 +120,11 @@ public final class SwitchboardFixture implements AutoCloseable {
         }
 
         /** The configuration as an operator writes it (so the config loader is part of what is tested). */
-        public Builder yaml(Function<Agents, BridgeConfig> config) {
+        public Builder yaml(Function<Agents, ConfigYaml> config) {
             return yamlText(agents -> config.apply(agents).yaml());
         }
 
-        public Builder yaml(BridgeConfig config) {
+        public Builder yaml(ConfigYaml config) {
             return yamlText(agents -> config.yaml());
         }
 
@@ -339,9 +339,9 @@ public final class SwitchboardFixture implements AutoCloseable {
         }
     }
 
-    /** A notification to the Trigger {@code name}, with the tests' trigger token ({@link BridgeConfig#TRIGGER_TOKEN}). */
+    /** A notification to the Trigger {@code name}, with the tests' trigger token ({@link ConfigYaml#TRIGGER_TOKEN}). */
     public HttpResponse<String> postTrigger(String name, String body) {
-        return postTrigger(name, body, Map.of("Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN,
+        return postTrigger(name, body, Map.of("Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN,
                 "Content-Type", "application/json"));
     }
 

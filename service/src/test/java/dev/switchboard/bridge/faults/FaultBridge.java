@@ -1,8 +1,8 @@
 package dev.switchboard.bridge.faults;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.Recorder;
@@ -114,12 +114,12 @@ final class FaultBridge implements AutoCloseable {
     static final class Builder {
         private final Vertx vertx = Vertx.vertx();
         private final SwitchboardFixture.Builder fixture = SwitchboardFixture.builder().vertx(vertx);
-        private final BridgeConfig config;
+        private final ConfigYaml config;
         /** the web channels, added to {@link #config} once their agents' URLs are known */
         private final List<Consumer<SwitchboardFixture.Agents>> channels = new ArrayList<>();
 
         private Builder(Path store) {
-            this.config = BridgeConfig.server(store, false, CONTRACT);
+            this.config = ConfigYaml.server(store, false, CONTRACT);
         }
 
         Builder agent(String name, TestAgentOptions options) {

@@ -3,8 +3,8 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
@@ -39,7 +39,7 @@ class BridgeMetricsTest {
         Vertx vertx = Vertx.vertx();
         TestAgent agent = TestAgent.start(vertx, TestAgentOptions.echo("echo").withVersions(ProtocolVersion.V1_0), 0).await();
         SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
-                .yaml(BridgeConfig.server(dir.resolve("metrics.db"), false, BridgeConfig.QUICK_CONTRACT)
+                .yaml(ConfigYaml.server(dir.resolve("metrics.db"), false, ConfigYaml.QUICK_CONTRACT)
                 .webAgent("echo", agent.url(), false)).start().app();
         try {
             String before = metrics(app);

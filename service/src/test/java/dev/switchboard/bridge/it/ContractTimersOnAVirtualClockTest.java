@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.VirtualScheduler;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.Recorder;
@@ -52,7 +52,7 @@ class ContractTimersOnAVirtualClockTest {
         time = new VirtualScheduler();
         // the seed's durations: the contract block restates the one the other tests shorten
         app = SwitchboardFixture.builder().vertx(vertx).bridgeTime(time)
-                .yaml(BridgeConfig.server(dir.resolve("db"), false, "settleDelay: 1s")
+                .yaml(ConfigYaml.server(dir.resolve("db"), false, "settleDelay: 1s")
                 .webBackend("agent", agent.url(), null)
                 .webBackend("nowhere", "http://127.0.0.1:1/", null)).start().app();
         chat = new ChatApi(app.baseUrl());

@@ -3,9 +3,9 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
@@ -45,7 +45,7 @@ class ManyThreadsAtOnceTest {
         TestAgent agent = TestAgent.start(vertx, TestAgentOptions.echo("busy").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/stream 3 5"), 0).await();
         SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
-                .yaml(BridgeConfig.server(dir.resolve("many.db"), false, BridgeConfig.QUICK_CONTRACT)
+                .yaml(ConfigYaml.server(dir.resolve("many.db"), false, ConfigYaml.QUICK_CONTRACT)
                 .webAgent("busy", agent.url(), false)).start().app();
         ExecutorService people = Executors.newFixedThreadPool(THREADS);
         try {

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.InteropTest;
 import dev.switchboard.testing.ProcessTest;
 import dev.switchboard.testing.ServerTest;
@@ -58,7 +58,7 @@ class SdkAgentBridgeTest {
         try (SdkAgent agent = SdkAgent.start(versions, dir)) {
             String name = v1 ? "sdk-both" : "sdk-legacy";
             SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
-                    .yaml(BridgeConfig.server(dir.resolve(name + ".db"), false, BridgeConfig.QUICK_CONTRACT)
+                    .yaml(ConfigYaml.server(dir.resolve(name + ".db"), false, ConfigYaml.QUICK_CONTRACT)
                     .webAgent(name, agent.rpcUrl, false)).start().app();
             try {
                 ChatApi chat = new ChatApi(app.baseUrl());
@@ -109,7 +109,7 @@ class SdkAgentBridgeTest {
                 for (JsonNode r : received.path("requests")) {
                     JsonNode headers = r.path("headers");
                     assertThat(headers.path("x-user-id").asText()).as("identity on %s", r.path("path")).isEqualTo(
-                            BridgeConfig.BOT_USER);
+                            ConfigYaml.BOT_USER);
                     assertThat(headers.has("authorization")).isFalse();
                     assertThat(headers.path("x-team").asText()).isEqualTo("sre");
                     assertThat(r.path("path").asText()).as("every call goes to the endpoint")

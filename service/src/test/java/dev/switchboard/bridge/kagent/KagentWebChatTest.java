@@ -3,10 +3,10 @@ package dev.switchboard.bridge.kagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
@@ -37,7 +37,7 @@ class KagentWebChatTest {
 
     private void start(TestAgentOptions options) {
         sb = SwitchboardFixture.builder().kagentAgent("sre", options)
-                .yaml(agents -> BridgeConfig.server(dir.resolve("kagent.db"), false, BridgeConfig.QUICK_CONTRACT)
+                .yaml(agents -> ConfigYaml.server(dir.resolve("kagent.db"), false, ConfigYaml.QUICK_CONTRACT)
                         .kagentBackend("sre", agents.url("sre"), null))
                 .start();
         recorder = sb.kagentAgent("sre").recorder();

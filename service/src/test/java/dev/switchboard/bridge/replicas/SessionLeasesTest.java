@@ -3,10 +3,10 @@ package dev.switchboard.bridge.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.store.TestPostgres;
 import dev.switchboard.testing.PostgresTest;
@@ -84,7 +84,7 @@ class SessionLeasesTest {
         String store = TestPostgres.get().newDatabase();
         for (int i = 0; i < 3; i++) {
             SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
-                    .yaml(BridgeConfig.serverOn(store, "bridge: {leaseDuration: " + LEASE.toMillis() + "ms, maxQueuedTurns: 1}")
+                    .yaml(ConfigYaml.serverOn(store, "bridge: {leaseDuration: " + LEASE.toMillis() + "ms, maxQueuedTurns: 1}")
                     .webBackend("echo", echo.url(), null)
                     .webBackend("slow", slow.url(), null)
                     .webBackend("stream", stream.url(), null)).start().app();

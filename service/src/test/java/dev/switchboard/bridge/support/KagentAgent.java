@@ -12,7 +12,7 @@ import io.vertx.ext.web.Router;
  * A testkit agent served where kagent serves an agent, {@code <url>/agents/default/<name>}: what a kagent-v1 backend
  * calls (the kagent end-to-end tests, API and browser, and the kagent check). Started by
  * {@code SwitchboardFixture.Builder#kagentAgent}; a Switchboard for it is
- * {@code BridgeConfig.server(...).kagentBackend(name, url, null)}.
+ * {@code ConfigYaml.server(...).kagentBackend(name, url, null)}.
  */
 public final class KagentAgent {
 

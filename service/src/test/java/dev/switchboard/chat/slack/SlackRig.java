@@ -1,7 +1,7 @@
 package dev.switchboard.chat.slack;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -29,7 +29,7 @@ public final class SlackRig implements AutoCloseable {
 
     public static final String ADA = "U0ADA0001";
     public static final String GRACE = "U0GRACE01";
-    public static final String CHANNEL = BridgeConfig.SLACK_CHANNEL;
+    public static final String CHANNEL = ConfigYaml.SLACK_CHANNEL;
     /** the action ids of an approval's buttons */
     public static final String APPROVE = SlackBlocks.APPROVE;
     public static final String REJECT = SlackBlocks.REJECT;
@@ -56,7 +56,7 @@ public final class SlackRig implements AutoCloseable {
 
     /** @param more further resources for the configuration (e.g. a Trigger on the Binding {@code slack-sre}) */
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
-            boolean fakesOwnTokens, UnaryOperator<BridgeConfig> more) {
+            boolean fakesOwnTokens, UnaryOperator<ConfigYaml> more) {
         this(fixture(dir, mode, slackOptions, agentOptions, bindingSpec, fakesOwnTokens, more, false), mode, false);
     }
 
@@ -69,16 +69,16 @@ public final class SlackRig implements AutoCloseable {
      * @param more further resources for the configuration (e.g. a Trigger on the Binding {@code slack-sre})
      */
     static SwitchboardFixture fixture(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions,
-            String bindingSpec, boolean fakesOwnTokens, UnaryOperator<BridgeConfig> more, boolean kagent) {
+            String bindingSpec, boolean fakesOwnTokens, UnaryOperator<ConfigYaml> more, boolean kagent) {
         SwitchboardFixture.Builder b = SwitchboardFixture.builder()
                 .slack(fakesOwnTokens ? slackOptions
-                        : slackOptions.withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN));
+                        : slackOptions.withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN));
         b = kagent ? b.kagentAgent("sre", agentOptions) : b.agent("sre", agentOptions);
         return b.yaml(started -> {
             // the workspace's people, there before the app's first event
             started.slack().addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
             started.slack().addUser(GRACE, "Grace", "Grace Hopper", "grace@example.com");
-            BridgeConfig c = BridgeConfig.server(dir.resolve("slack.db"), false, BridgeConfig.QUICK_CONTRACT);
+            ConfigYaml c = ConfigYaml.server(dir.resolve("slack.db"), false, ConfigYaml.QUICK_CONTRACT);
             String apiUrl = started.slack().apiUrl();
             return more.apply(kagent ? c.slackKagent("sre", started.url("sre"), mode, apiUrl, bindingSpec)
                     : c.slackAgent("sre", started.url("sre"), mode, apiUrl, bindingSpec));
@@ -125,7 +125,7 @@ public final class SlackRig implements AutoCloseable {
     }
 
     SlackEvents events() {
-        return slack.events(BridgeConfig.SLACK_SIGNING_SECRET);
+        return slack.events(ConfigYaml.SLACK_SIGNING_SECRET);
     }
 
     String botMention() {

@@ -3,7 +3,7 @@ package dev.switchboard.chat.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.BrowserTest;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
@@ -41,7 +41,7 @@ class WebChatKagentBrowserTest {
     static void start() throws Exception {
         vertx = Vertx.vertx();
         app = SwitchboardFixture.builder().vertx(vertx).kagentAgent("sre", TestAgentOptions.kagent("sre"))
-                .yaml(agents -> BridgeConfig.server(dir.resolve("db"), false, BridgeConfig.QUICK_CONTRACT)
+                .yaml(agents -> ConfigYaml.server(dir.resolve("db"), false, ConfigYaml.QUICK_CONTRACT)
                         .kagentBackend("sre", agents.url("sre"), null))
                 .start().app();
         browser = Chromium.start(dir);
