@@ -79,7 +79,7 @@ final class FakeCluster implements BeforeEachCallback, AfterEachCallback {
     private FakeSlack slack;
     private KubernetesMockServer server;
     private NamespacedKubernetesClient client;
-    /** the Switchboard {@link #start} started (it shares {@link #client}, and closes it; a replica has one of its own) */
+    /** the Switchboard {@link #start} started (it shares {@link #client} and closes it; a replica has its own) */
     private WatchMode.Running first;
     private int replicas;
     private TestHttp http;
@@ -187,7 +187,7 @@ final class FakeCluster implements BeforeEachCallback, AfterEachCallback {
         return slack;
     }
 
-    /** The Server resource of the Switchboard {@link #start} starts: loopback, port 0, its store in the cluster's dir. */
+    /** The Server resource of the Switchboard {@link #start} starts: loopback, port 0, its store in the cluster's. */
     String serverFile() {
         return serverFile(dir);
     }

@@ -43,13 +43,15 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
- * The configuration is YAML as an operator writes it ({@link Builder#yaml}: a {@link ConfigYaml} or a string, so the
- * config loader is part of what is tested) or records ({@link Builder#config}: for a setting the YAML would refuse or
- * not reach). Before the app it starts testkit agents ({@link Builder#agent}, {@link Builder#kagentAgent}) and the
- * testkit's fake Slack ({@link Builder#slack}). How it starts: plainly; on a bridge clock ({@link Builder#bridgeTime}); with a readiness of the test's
- * ({@link Builder#readiness}); in watch mode on a Kubernetes API ({@link Builder#kubernetes}); or not at all
- * ({@link Builder#agentsOnly}: the agents alone, for the tests of {@code switchboard check}). With a Vert.x of the
- * test's and no agents, closing the fixture is closing its app, so such a test may keep {@link #app()} alone.
+ * Before the app it starts testkit agents ({@link Builder#agent}, {@link Builder#kagentAgent}) and the testkit's fake
+ * Slack ({@link Builder#slack}). The configuration is YAML as an operator writes it ({@link Builder#yaml}: a
+ * {@link ConfigYaml} or a string, so the config loader is part of what is tested) or records ({@link Builder#config}:
+ * for a setting the YAML would refuse or not reach). The app starts plainly; on a bridge clock
+ * ({@link Builder#bridgeTime}); with a readiness of the test's ({@link Builder#readiness}); in watch mode on a
+ * Kubernetes API ({@link Builder#kubernetes}); or not at all ({@link Builder#agentsOnly}: the agents alone, for the
+ * tests of {@code switchboard check}). A start that fails throws the app's reason, everything started closed. With a
+ * Vert.x of the test's and no agents, closing the fixture is closing its app, so such a test may keep {@link #app()}
+ * alone.
  */
 public final class SwitchboardFixture implements AutoCloseable {
 
@@ -188,7 +190,8 @@ public final class SwitchboardFixture implements AutoCloseable {
             SwitchboardFixture f = new SwitchboardFixture(owned ? Vertx.vertx() : vertx, owned);
             try {
                 agents.forEach((name, options) -> f.agents.put(name, TestAgent.start(f.vertx, options, 0).await()));
-                kagentAgents.forEach((name, options) -> f.kagentAgents.put(name, KagentAgent.start(f.vertx, name, options)));
+                kagentAgents.forEach((name, options) ->
+                        f.kagentAgents.put(name, KagentAgent.start(f.vertx, name, options)));
                 if (slack != null) {
                     f.slack = FakeSlack.start(f.vertx, slack).await();
                 }

@@ -21,8 +21,8 @@ import java.util.function.UnaryOperator;
 /**
  * The Slack tests' helper: a Switchboard ({@link SwitchboardFixture}) with a Slack app on the fixture's fake Slack, a
  * testkit agent {@code sre} behind its binding, and what people do in the workspace. People write there
- * ({@link #mention}, {@link #reply}, {@link #buttonClick}); the event reaches Switchboard the way the app's mode says (a
- * signed POST, or an envelope over the socket). It starts nothing itself: the fixture starts and closes the agent, the
+ * ({@link #mention}, {@link #reply}, {@link #buttonClick}); the event reaches Switchboard the way the app's mode says
+ * (a signed POST, or an envelope over the socket). It starts nothing itself: the fixture starts and closes the agent, the
  * fake Slack and the app. Public for the security tests, which drive Slack the same way.
  */
 public final class SlackRig implements AutoCloseable {
@@ -62,14 +62,15 @@ public final class SlackRig implements AutoCloseable {
 
     /**
      * The Slack tests' Switchboard: the agent {@code sre} (a kagent-v1 one, served where kagent serves it, when
-     * {@code kagent}), the fake Slack with Ada and Grace in its workspace, and the app with the SlackApp {@code main} in
-     * {@code mode} on it, its Binding {@code slack-sre} having the extra spec lines {@code bindingSpec}.
+     * {@code kagent}), the fake Slack with Ada and Grace in its workspace, and the app with the SlackApp {@code main}
+     * in {@code mode} on it, its Binding {@code slack-sre} having the extra spec lines {@code bindingSpec}.
      *
      * @param fakesOwnTokens the fake Slack keeps the tokens of {@code slackOptions} (to refuse Switchboard's)
      * @param more further resources for the configuration (e.g. a Trigger on the Binding {@code slack-sre})
      */
-    static SwitchboardFixture fixture(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions,
-            String bindingSpec, boolean fakesOwnTokens, UnaryOperator<ConfigYaml> more, boolean kagent) {
+    static SwitchboardFixture fixture(Path dir, String mode, FakeSlackOptions slackOptions,
+            TestAgentOptions agentOptions, String bindingSpec, boolean fakesOwnTokens, UnaryOperator<ConfigYaml> more,
+            boolean kagent) {
         SwitchboardFixture.Builder b = SwitchboardFixture.builder()
                 .slack(fakesOwnTokens ? slackOptions
                         : slackOptions.withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN));
