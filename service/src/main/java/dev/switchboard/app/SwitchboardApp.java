@@ -15,6 +15,10 @@ import dev.switchboard.gateway.GatewayHandler;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
+import dev.switchboard.mcp.McpAccess;
+import dev.switchboard.mcp.McpDoor;
+import dev.switchboard.mcp.McpSettings;
+import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.gateway.AgentConnections;
 import dev.switchboard.ops.MetricsAccess;
 import dev.switchboard.ops.Readiness;
@@ -72,6 +76,8 @@ public final class SwitchboardApp {
     private final AgentConnections upstream;
     /** {@link #apply} replaces what they run */
     private final Triggers triggers;
+    /** The MCP door; null when Server.spec.mcp.enabled is false. */
+    private McpDoor mcp;
     /** what the main port serves, in order */
     private List<Routes.Route> routes;
     private SwitchboardServer server;
@@ -229,6 +235,11 @@ public final class SwitchboardApp {
             gatewayMetrics.forget(id);
             cards.forget(id);
         });
+        McpSettings mcpSettings = config.server().mcp();
+        // the third door (issue 25); McpAccess.ALL until callers get grants
+        McpDoor mcp = mcpSettings.enabled() ? McpDoor.create(vertx, registry, auth, McpAccess.ALL, mcpSettings, egress,
+                config.server().callerIdHeader(), tracing, meters, Version.current(),
+                Duration.ofSeconds(AgentLimits.DEFAULTS.defaultTimeoutSeconds())) : null;
         GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
                 tracing, server.requestBudget());
@@ -242,7 +253,7 @@ public final class SwitchboardApp {
                         new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(),
                                 config.server().insecure()), auth, clock),
                 slack.eventsRoutes(vertx).orElse(null),
-                new TriggerRoutes(vertx, triggers));
+                new TriggerRoutes(vertx, triggers), mcp);
         List<Routes.Route> routes = Routes.main(features);
         Router router = Routes.router(vertx, routes);
 
@@ -255,6 +266,7 @@ public final class SwitchboardApp {
             app.registryNotifications = RegistryNotifications.start(db, registry);
         }
         app.routes = routes;
+        app.mcp = mcp;
         app.server = server;
         app.opsServer = opsServer;
         starting.serve(router, Routes.bypass(gateway));
@@ -376,6 +388,9 @@ public final class SwitchboardApp {
     }
 
     public Future<Void> close() {
+        if (mcp != null) {
+            mcp.close();
+        }
         if (expiryTimer != -1) {
             vertx.cancelTimer(expiryTimer);
         }

@@ -213,6 +213,7 @@ public final class ResourceSchemas {
         dev.switchboard.gateway.GatewaySettings g = d.gateway();
         HttpLimits h = d.http();
         dev.switchboard.registry.RegistrySettings r = d.registry();
+        dev.switchboard.mcp.McpSettings m = d.mcp();
         dev.switchboard.chat.web.WebChatSettings w = BridgeSettings.DEFAULTS.webChat();
         dev.switchboard.bridge.engine.ContractDurations c = BridgeSettings.DEFAULTS.contract();
         dev.switchboard.bridge.BridgeLimits b = BridgeSettings.DEFAULTS.limits();
@@ -282,6 +283,16 @@ public final class ResourceSchemas {
                                 "allowedHosts", new TextList("CIDR blocks and host patterns registered agents may "
                                         + "point at; empty: any but link-local and metadata addresses.", 0,
                                         List.of("10.20.0.0/16", "*.agents.svc.cluster.local"))), List.of()),
+                        "mcp", obj("The MCP door at /mcp: every registered agent as MCP tools, with the "
+                                + "gateway's credentials and limits.", fields(
+                                "enabled", new Flag("Serve /mcp; it asks the same API keys as the gateway and reaches "
+                                        + "only what the gateway does.", m.enabled(), false),
+                                "toolsPerSkill", new Flag("Also one tool per agent skill, named <agent>.<skill>.",
+                                        m.toolsPerSkill(), true),
+                                "maxSessions", number("MCP sessions held at once; a new one over it: 503.",
+                                        m.maxSessions()),
+                                "sessionIdleTimeout", span("A session with no request and no open stream this long "
+                                        + "is ended.", m.sessionIdleTimeout(), "30m")), List.of()),
                         "ops", obj("The operations endpoints.", fields(
                                 "listen", text("host:port where /metrics is served instead of the main port (with "
                                         + "/healthz and /readyz, which stay on the main port too); no credentials "

@@ -99,6 +99,7 @@ final class ServerReader {
                 .http(http(spec.object("http")))
                 .registry(registry(spec.object("registry")))
                 .tracing(tracing(spec.object("tracing")))
+                .mcp(mcp(spec.object("mcp")))
                 .build()
                 .withCompat(compat).withOps(ops).withHostNames(hostNames(spec));
     }
@@ -162,6 +163,12 @@ final class ServerReader {
                     + ")");
         }
         return gateway;
+    }
+
+    private static dev.switchboard.mcp.McpSettings mcp(SpecTree m) {
+        dev.switchboard.mcp.McpSettings d = dev.switchboard.mcp.McpSettings.DEFAULTS;
+        return new dev.switchboard.mcp.McpSettings(m.flag("enabled"), m.flag("toolsPerSkill"),
+                m.wholeInt("maxSessions"), m.span("sessionIdleTimeout"), d.maxTextBytes());
     }
 
     private static HttpLimits http(SpecTree h) {
