@@ -81,6 +81,7 @@ final class AgentCalls {
                     return;
                 }
                 if (streams.succeeded() && streams.result()) {
+                    call.answering = message.taskId() != null;
                     call.stream = client.sendStreaming(e, params, call.listener(progress));
                 } else {
                     client.sendMessage(e, params).onComplete(ar -> {
@@ -154,6 +155,10 @@ final class AgentCalls {
         StreamHandle stream;
         long timer = -1;
         boolean done;
+        /** The send answers a task's question: its first events may still show the question it answers. */
+        boolean answering;
+        /** An event of this call showed the task past any question (working, or done). */
+        boolean moved;
 
         Call(String tool, RegisteredAgent agent, MonoSink<McpSchema.CallToolResult> sink,
                 ConcurrencyLimiter.Permit permit, McpSpan span, Context context) {
@@ -189,7 +194,11 @@ final class AgentCalls {
                     if (!added.isEmpty()) {
                         progress.accept(added);
                     }
-                    if (answer.state().isTerminal() || answer.state().isInterrupted()) {
+                    boolean waiting = answer.state().isInterrupted();
+                    if (!waiting) {
+                        moved = true;
+                    }
+                    if (answer.state().isTerminal() || (waiting && (!answering || moved))) {
                         // the answer is whole: the client need not wait for the agent to close the stream
                         closeStream();
                         finish(answer.result(), outcome(answer));

@@ -22,7 +22,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -51,7 +50,7 @@ public final class McpDoor {
     private final AgentCalls calls;
     private final McpMetrics metrics;
     private final A2aAgentClient client;
-    private final Set<String> skillTools = new HashSet<>();
+    private final Set<String> skillTools = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private boolean notifyScheduled;
 
     private McpDoor(Vertx vertx, AgentRegistry registry, CallerAuth auth, McpAccess access, McpSettings settings,
@@ -86,6 +85,9 @@ public final class McpDoor {
                     return Mono.just(caller != null && a != null && access.mayUse(caller, a));
                 })
                 .build();
+        Set<String> fixedNames = Set.of(AgentTools.LIST_AGENTS, AgentTools.SEND_MESSAGE, AgentTools.GET_TASK,
+                AgentTools.CANCEL_TASK);
+        transport.knownTools(name -> fixedNames.contains(name) || skillTools.contains(name));
         registry.onAnyChange(this::changed);
         registry.onRemoved(metrics::forget);
         if (settings.toolsPerSkill()) {

@@ -54,6 +54,8 @@ public final class StreamableHttp implements McpStreamableServerTransportProvide
     private final Duration keepalive;
     private final ConcurrentHashMap<String, Held> sessions = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory factory;
+    /** Whether a tool of this name exists: a call of another is refused here, naming it (the SDK's error does not). */
+    private volatile java.util.function.Predicate<String> knownTool = name -> true;
     private volatile boolean closing;
     private final long sweepTimer;
 
@@ -81,6 +83,10 @@ public final class StreamableHttp implements McpStreamableServerTransportProvide
         this.keepalive = keepalive;
         long sweepMs = Math.max(1_000, Math.min(60_000, idleTimeout.toMillis() / 4));
         this.sweepTimer = vertx.setPeriodic(sweepMs, t -> sweep());
+    }
+
+    void knownTools(java.util.function.Predicate<String> known) {
+        this.knownTool = known;
     }
 
     public int sessionCount() {
@@ -199,6 +205,12 @@ public final class StreamableHttp implements McpStreamableServerTransportProvide
     private void call(Held held, McpSchema.JSONRPCRequest request, HttpServerResponse response,
             McpTransportContext transport) {
         Object id = request.id();
+        if (McpSchema.METHOD_TOOLS_CALL.equals(request.method()) && request.params() instanceof Map<?, ?> p
+                && p.get("name") instanceof String name && !knownTool.test(name)) {
+            McpErrors.http(response, 200, id, McpSchema.ErrorCodes.INVALID_PARAMS, "unknown tool: "
+                    + (name.length() > 128 ? name.substring(0, 128) + "…" : name) + " (tools/list names the tools)");
+            return;
+        }
         if (id != null && held.calls.containsKey(id)) {
             McpErrors.http(response, 400, id, McpSchema.ErrorCodes.INVALID_REQUEST,
                     "invalid request: id " + id + " is already in use by a request in flight on this session");
