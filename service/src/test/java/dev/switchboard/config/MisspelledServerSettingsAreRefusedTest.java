@@ -94,6 +94,8 @@ class MisspelledServerSettingsAreRefusedTest {
         assertThat(c.bridge().contract().giveUpAfter()).hasMinutes(10);
         assertThat(c.bridge().limits().leaseDuration()).hasSeconds(30);
         assertThat(c.server().ops()).isEqualTo(new OpsListen("127.0.0.1", 9090));
+        assertThat(c.server().mcp().toolsPerSkill()).isTrue();
+        assertThat(c.server().mcp().maxSessions()).isEqualTo(50);
         // and the description lists nothing this document does not set: the two are the same list
         com.fasterxml.jackson.databind.JsonNode server = new com.fasterxml.jackson.databind.ObjectMapper(
                 new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(FULL.substring(0, FULL.indexOf("---")));
@@ -110,6 +112,7 @@ class MisspelledServerSettingsAreRefusedTest {
             spec:
               listen: 127.0.0.1:0
               ops: {listen: "127.0.0.1:9090"}
+              mcp: {enabled: true, toolsPerSkill: true, maxSessions: 50, sessionIdleTimeout: 10m}
               insecure: false
               publicUrl: https://switchboard.example.com
               hostNames: [switchboard.agents.svc]
