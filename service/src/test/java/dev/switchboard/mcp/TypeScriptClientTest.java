@@ -153,6 +153,26 @@ class TypeScriptClientTest {
         }
     }
 
+    /** {@code @modelcontextprotocol/inspector-cli} (its CLI mode, over HTTP) lists the door's tools. */
+    @Test
+    void theInspectorCliListsTheTools() throws Exception {
+        Path cli = interop.resolve("node_modules/@modelcontextprotocol/inspector-cli/build/index.js");
+        assertThat(cli).as("npm ci --prefix interop installs @modelcontextprotocol/inspector-cli").exists();
+        Process node = new ProcessBuilder("node", cli.toString(), h.base() + "/mcp", "--transport", "http",
+                "--method", "tools/list", "--header", "Authorization: Bearer interop-key-0123456789")
+                // its build/ folder as the working directory: 1.0.3 tests for its own package.json relative to the
+                // working directory but imports it relative to itself, and fails to start from anywhere else
+                .directory(cli.getParent().toFile()).redirectErrorStream(true).start();
+        String out = new String(node.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(node.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(node.exitValue()).as(out).isZero();
+        JsonNode listed = JSON.readTree(out.substring(out.indexOf('{')));
+        assertThat(names(listed.path("tools").findValues("name").stream().collect(
+                JSON::createArrayNode, com.fasterxml.jackson.databind.node.ArrayNode::add,
+                com.fasterxml.jackson.databind.node.ArrayNode::addAll)))
+                .contains("list_agents", "send_message", "get_task", "cancel_task");
+    }
+
     private static List<String> names(JsonNode array) {
         return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
     }
