@@ -165,13 +165,21 @@ public final class Harness implements AutoCloseable {
         return this;
     }
 
+    /** {@code Server.spec.mcp}: the MCP door's settings. */
+    public Harness mcp(dev.switchboard.mcp.McpSettings settings) {
+        this.mcp = settings;
+        return this;
+    }
+
+    private dev.switchboard.mcp.McpSettings mcp = dev.switchboard.mcp.McpSettings.DEFAULTS;
+
     public SwitchboardConfig config() {
         ServerSpec d = ServerSpec.defaults();
         ServerSpec server = d.toBuilder().host(listenHost).port(0)
                 .store(store != null ? store : "sqlite:" + dir.resolve("switchboard.db")).adminToken(adminToken)
                 .apiKeys(List.copyOf(apiKeys)).callerIdHeader(callerIdHeader).registrationTtl(registrationTtl)
                 .gateway(gateway).insecure(!Addresses.isLoopbackOnly(listenHost))
-                .publicUrl(publicUrl).registry(registry).build().withCompat(compat).withHostNames(hostNames);
+                .publicUrl(publicUrl).registry(registry).mcp(mcp).build().withCompat(compat).withHostNames(hostNames);
         BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
                 : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
                         BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());
