@@ -108,6 +108,9 @@ class McpDoorTest {
         assertThat(call.status()).isEqualTo(200);
         assertThat(call.json().path("result").path("structuredContent").path("state").asText()).isEqualTo("completed");
         assertThat(call.json().path("result").path("structuredContent").path("text").asText()).contains("add these");
+        assertThat(h.http().get("/metrics").text())
+                .contains("switchboard_mcp_tool_calls_total{agent=\"skilled\",outcome=\"ok\",tool=\"skill\"}")
+                .contains("switchboard_mcp_sessions");
         h.http().delete("/mcp", "Authorization", "Bearer " + KEY, "Mcp-Session-Id", s);
     }
 
