@@ -84,7 +84,7 @@ class SessionFormatTest {
     void aV1StreamingTurnKeepsItsAnswerQueueAndSettings() {
         Session s = SessionFormat.read(v1("streaming"));
         assertThat(s.id()).isEqualTo("thread-1");
-        assertThat(s.platform()).isEqualTo("Web");
+        assertThat(s.platform()).isEqualTo(Platform.WEB);
         assertThat(s.dialect()).isEqualTo(Dialect.A2A);
         assertThat(s.questionsAllowed()).isTrue();
         assertThat(s.questionTimeout()).isEqualTo(Duration.ofHours(1));
@@ -151,6 +151,17 @@ class SessionFormatTest {
         String json = SessionFormat.write(fresh);
         assertThat(json).doesNotContain("null");
         assertThat(SessionFormat.read(json)).isEqualTo(fresh);
+    }
+
+    @Test
+    void theStoredSpellingsAreTheOnesBeforeTheEnums() {
+        String json = SessionFormat.write(new Session("t", Platform.SLACK, Dialect.KAGENT_V1, true, null, "fp"));
+        assertThat(json).contains("\"platform\":\"Slack\"", "\"dialect\":\"kagent-v1\"");
+        // a session written with the platform's config name (as a test once did) still reads
+        Session lower = SessionFormat.read(json.replace("\"Slack\"", "\"slack\""));
+        assertThat(lower.platform()).isEqualTo(Platform.SLACK);
+        assertThatThrownBy(() -> SessionFormat.read(json.replace("kagent-v1", "kagent")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'kagent' is not a dialect");
     }
 
     @Test
