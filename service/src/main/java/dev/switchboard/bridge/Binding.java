@@ -12,6 +12,7 @@ import java.util.List;
  *
  * @param app the SlackApp of a slack binding; null on the web chat
  * @param userId the {@code X-User-Id} sent when the binding has no token
+ * @param dialect how the backend's agent speaks (plain A2A for a backend registered over the API)
  * @param agentRefNamespace kagent-v1: the agent's namespace
  * @param agentRefName kagent-v1: the agent's name
  * @param approvers slack: who may approve or reject a tool call ({@code questions.approvers}: user and user-group ids);
