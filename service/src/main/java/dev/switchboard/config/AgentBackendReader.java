@@ -1,6 +1,7 @@
 package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentLimits;
@@ -33,7 +34,7 @@ final class AgentBackendReader {
         SpecTree agentRef = spec.object("agentRef");
         String refNamespace = agentRef.text("namespace");
         String refName = agentRef.text("name");
-        return new AgentBackendSpec(name, namespace, url, spec.text("dialect"),
+        return new AgentBackendSpec(name, namespace, url, Dialect.fromConfig(spec.text("dialect")),
                 refNamespace == null ? namespace : refNamespace, refName == null ? name : refName,
                 spec.text("description"), Map.copyOf(headers), token, limits(spec.object("limits")), skills(spec));
     }

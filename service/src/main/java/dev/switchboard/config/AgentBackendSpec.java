@@ -1,6 +1,6 @@
 package dev.switchboard.config;
 
-import dev.switchboard.bridge.Binding;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentLimits;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.Map;
  * An {@code AgentBackend} resource: one agent.
  *
  * @param url the endpoint as written
- * @param dialect {@code a2a} or {@code kagent-v1}
+ * @param dialect how the agent speaks ({@code spec.dialect}: {@code a2a} or {@code kagent-v1})
  * @param agentRefNamespace kagent-v1: the agent's namespace (defaults to the resource's)
  * @param agentRefName kagent-v1: the agent's name (defaults to the resource's)
  * @param headers static headers sent on every call
@@ -21,15 +21,11 @@ public record AgentBackendSpec(
         String name,
         String namespace,
         String url,
-        String dialect,
+        Dialect dialect,
         String agentRefNamespace,
         String agentRefName,
         String description,
         Map<String, String> headers,
         SecretRef tokenSecretRef,
         AgentLimits limits,
-        List<AgentSkill> skills) {
-
-    public static final String DIALECT_A2A = Binding.DIALECT_A2A;
-    public static final String DIALECT_KAGENT = Binding.DIALECT_KAGENT;
-}
+        List<AgentSkill> skills) {}

@@ -1,5 +1,6 @@
 package dev.switchboard.config;
 
+import dev.switchboard.bridge.engine.Platform;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +42,7 @@ final class CrossReferences {
             }
             if (problem == null) {
                 for (String c : b.channels()) {
-                    if (!channels.add(b.platform() + "/" + (b.app() == null ? "" : b.app()) + "/" + c)) {
+                    if (!channels.add(b.platform().configName() + "/" + (b.app() == null ? "" : b.app()) + "/" + c)) {
                         problem = "spec.chat.channels: channel '" + c + "' is already bound by another Binding";
                         break;
                     }
@@ -101,7 +102,7 @@ final class CrossReferences {
         if (b == null) {
             return "spec.bindingRef.name: no Binding named '" + t.bindingRef() + "'";
         }
-        if (b.platform().equals("slack") && b.channels().get(0).equals("im")) {
+        if (b.platform() == Platform.SLACK && b.channels().get(0).equals("im")) {
             return "spec.bindingRef.name: Binding '" + b.name()
                     + "' lists im (direct messages) first; a trigger posts in the Binding's first channel, so list a "
                     + "channel id first";

@@ -1,5 +1,7 @@
 package dev.switchboard.config;
 
+import dev.switchboard.bridge.engine.Dialect;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.FieldSchema.Flag;
 import dev.switchboard.config.FieldSchema.Fraction;
 import dev.switchboard.config.FieldSchema.Obj;
@@ -44,13 +46,13 @@ public final class ResourceSchemas {
             "An A2A agent (or a kagent agent) that Switchboard's gateway serves at /a2a/{metadata.name} and Bindings call.",
             agentBackendSpec(), columns(
                     new Column("URL", "string", ".spec.url", "The agent's JSON-RPC endpoint"),
-                    new Column("Dialect", "string", ".spec.dialect", "a2a or kagent-v1")));
+                    new Column("Dialect", "string", ".spec.dialect", String.join(" or ", Dialect.configNames()))));
 
     public static final ResourceKind BINDING = new ResourceKind("Binding", "bindings", "binding", List.of("sbb"),
             "Chat channels (web chat or Slack) connected to an AgentBackend, with the identity the bridge calls it as.",
             bindingSpec(), columns(
                     new Column("Backend", "string", ".spec.backendRef.name", "The AgentBackend called"),
-                    new Column("Platform", "string", ".spec.chat.platform", "web or slack")));
+                    new Column("Platform", "string", ".spec.chat.platform", String.join(" or ", Platform.configNames()))));
 
     public static final ResourceKind SLACK_APP = new ResourceKind("SlackApp", "slackapps", "slackapp", List.of(),
             "A Slack app (one workspace) whose channels Bindings connect to agents.",
@@ -98,8 +100,8 @@ public final class ResourceSchemas {
                                 "http://echo.agents.svc.cluster.local:8080/"),
                         "dialect", oneOf("How the agent speaks: a2a (the A2A protocol) or kagent-v1 (a kagent agent's "
                                 + "A2A endpoint, with its context and session conventions).",
-                                List.of(AgentBackendSpec.DIALECT_A2A, AgentBackendSpec.DIALECT_KAGENT), "a dialect")
-                                .withDefault(AgentBackendSpec.DIALECT_A2A),
+                                Dialect.configNames(), "a dialect")
+                                .withDefault(Dialect.A2A.configName()),
                         "agentRef", obj("The kagent Agent resource behind a kagent-v1 backend; each part defaults to this "
                                 + "resource's own namespace and name.", fields(
                                         "namespace", text("The kagent Agent's namespace.", "kagent"),
@@ -144,7 +146,7 @@ public final class ResourceSchemas {
                                 "name", text("The AgentBackend's metadata.name.", "echo")), List.of("name")),
                         "chat", obj("The channels.", fields(
                                 "platform", oneOf("web (Switchboard's web chat) or slack (a SlackApp's channels).",
-                                        List.of("web", "slack"), "a chat platform"),
+                                        Platform.configNames(), "a chat platform"),
                                 "channels", new TextList("The channels: web chat channel names, or Slack channel ids "
                                         + "(C0123ABCD, G… for private channels) and im for direct messages. A channel "
                                         + "is bound by one Binding only.", 1, List.of("echo")),

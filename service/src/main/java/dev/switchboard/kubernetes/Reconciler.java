@@ -1,5 +1,6 @@
 package dev.switchboard.kubernetes;
 
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.BridgeSettings;
@@ -121,7 +122,7 @@ final class Reconciler {
         }
         Map<String, String> notRunning = slackBindings(now, optedIn);
         java.util.Set<String> bindingsInForce = new java.util.HashSet<>(slackInForce.keySet());
-        now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(b -> bindingsInForce.add(b.name()));
+        now.bindings().stream().filter(b -> b.platform() != Platform.SLACK).forEach(b -> bindingsInForce.add(b.name()));
         List<TriggerSpec> triggers = new ArrayList<>();
         for (TriggerSpec t : now.triggers()) {
             if (bindingsInForce.contains(t.bindingRef())) {
@@ -162,7 +163,7 @@ final class Reconciler {
         Map<String, BindingSpec> next = new LinkedHashMap<>();
         Map<String, String> notRunning = new LinkedHashMap<>();
         for (BindingSpec b : now.bindings()) {
-            if (!b.platform().equals("slack")) {
+            if (b.platform() != Platform.SLACK) {
                 continue;
             }
             if (running.contains(b.app())) {
@@ -194,7 +195,7 @@ final class Reconciler {
     private SwitchboardConfig live(SwitchboardConfig now, Map<String, Map<String, String>> secrets,
             List<TriggerSpec> triggers) {
         List<BindingSpec> bindings = new ArrayList<>();
-        now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(bindings::add);
+        now.bindings().stream().filter(b -> b.platform() != Platform.SLACK).forEach(bindings::add);
         bindings.addAll(slackInForce.values());
         Map<String, Map<String, String>> allSecrets = new HashMap<>(started.secrets());
         allSecrets.putAll(secrets);

@@ -1,6 +1,7 @@
 package dev.switchboard.gateway.support;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.chat.web.WebChatSettings;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BridgeSettings;
@@ -181,7 +182,7 @@ public final class Harness implements AutoCloseable {
 
     public static AgentBackendSpec spec(String name, String url, AgentLimits limits, Map<String, String> headers,
             SecretRef token, List<AgentSkill> skills) {
-        return new AgentBackendSpec(name, "default", url, AgentBackendSpec.DIALECT_A2A, null, null, null, headers, token,
+        return new AgentBackendSpec(name, "default", url, Dialect.A2A, null, null, null, headers, token,
                 limits, skills);
     }
 
