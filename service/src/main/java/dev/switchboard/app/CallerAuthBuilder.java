@@ -1,7 +1,7 @@
 package dev.switchboard.app;
 
 import dev.switchboard.auth.identity.IdentitySigner;
-import dev.switchboard.auth.jwt.JwtVerifier;
+import dev.switchboard.auth.JwtVerifier;
 import dev.switchboard.config.AuthSettings;
 import dev.switchboard.config.SwitchboardConfig;
 import io.vertx.core.Vertx;

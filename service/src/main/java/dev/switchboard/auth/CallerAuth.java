@@ -1,7 +1,7 @@
 package dev.switchboard.auth;
 
-import dev.switchboard.auth.jwt.InvalidToken;
-import dev.switchboard.auth.jwt.JwtVerifier;
+import dev.switchboard.auth.InvalidToken;
+import dev.switchboard.auth.JwtVerifier;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;

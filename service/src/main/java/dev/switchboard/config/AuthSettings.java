@@ -1,7 +1,7 @@
 package dev.switchboard.config;
 
-import dev.switchboard.auth.jwt.JwtIssuer;
-import dev.switchboard.auth.jwt.JwtVerifier;
+import dev.switchboard.auth.JwtIssuer;
+import dev.switchboard.auth.JwtVerifier;
 import java.time.Duration;
 import java.util.List;
 

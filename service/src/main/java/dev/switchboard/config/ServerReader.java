@@ -2,7 +2,7 @@ package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.auth.CallerAuth;
-import dev.switchboard.auth.jwt.JwtIssuer;
+import dev.switchboard.auth.JwtIssuer;
 import dev.switchboard.bridge.BridgeLimits;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.ContractDurations;

@@ -9,7 +9,7 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import dev.switchboard.auth.jwt.JwtIssuer;
+import dev.switchboard.auth.JwtIssuer;
 import dev.switchboard.config.AuthSettings;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.JwksServer;

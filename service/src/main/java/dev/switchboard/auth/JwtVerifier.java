@@ -1,4 +1,4 @@
-package dev.switchboard.auth.jwt;
+package dev.switchboard.auth;
 
 import com.nimbusds.jose.Header;
 import com.nimbusds.jose.JOSEException;

@@ -1,4 +1,4 @@
-package dev.switchboard.auth.jwt;
+package dev.switchboard.auth;
 
 /**
  * Why a bearer token was refused, in words fit for {@code WWW-Authenticate}'s {@code error_description} and the

@@ -1,4 +1,4 @@
-package dev.switchboard.auth.jwt;
+package dev.switchboard.auth;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JWSAlgorithm;

@@ -1,4 +1,4 @@
-package dev.switchboard.auth.jwt;
+package dev.switchboard.auth;
 
 import dev.switchboard.auth.Caller;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.switchboard.auth.jwt;
+package dev.switchboard.auth;
 
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
