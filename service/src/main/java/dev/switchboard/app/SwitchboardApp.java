@@ -1,6 +1,8 @@
 package dev.switchboard.app;
 
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.gateway.CallerIdentity;
+import dev.switchboard.gateway.CallerMetrics;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.bridge.Scheduler;
@@ -210,7 +212,7 @@ public final class SwitchboardApp {
         // for card fetches; relayed calls go through the gateway's own connections, one pool per event loop
         HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
         AgentConnections upstream = new AgentConnections(vertx);
-        CallerAuth auth = new CallerAuth(config.server().apiKeys());
+        CallerAuth auth = new CallerAuth(config.server().apiKeys(), CallerAuthBuilder.jwt(vertx, config, clock));
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
         Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
         CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
@@ -225,13 +227,16 @@ public final class SwitchboardApp {
         Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
+        CallerMetrics callerMetrics = new CallerMetrics(meters);
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
+            callerMetrics.forget(id);
             cards.forget(id);
         });
         GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
-                tracing, server.requestBudget());
+                tracing, server.requestBudget(), new CallerIdentity(CallerAuthBuilder.signer(config, clock)),
+                callerMetrics);
         Routes.Features features = new Routes.Features(readiness, meters,
                 MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
                 new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,

@@ -3,6 +3,7 @@ package dev.switchboard.config;
 import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentLimits;
+import dev.switchboard.registry.RegisteredAgent;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,7 @@ import java.util.Map;
  * @param headers static headers sent on every call
  * @param tokenSecretRef optional bearer token the gateway sends as {@code Authorization}
  * @param skills optional; else taken from the agent's card
+ * @param callerForwarding {@code auth.callerJwt} / {@code auth.passThrough}: what the agent is told of the caller
  */
 public record AgentBackendSpec(
         String name,
@@ -28,4 +30,17 @@ public record AgentBackendSpec(
         Map<String, String> headers,
         SecretRef tokenSecretRef,
         AgentLimits limits,
-        List<AgentSkill> skills) {}
+        List<AgentSkill> skills,
+        RegisteredAgent.CallerForwarding callerForwarding) {
+
+    public AgentBackendSpec(String name, String namespace, String url, Dialect dialect, String agentRefNamespace,
+            String agentRefName, String description, Map<String, String> headers, SecretRef tokenSecretRef,
+            AgentLimits limits, List<AgentSkill> skills) {
+        this(name, namespace, url, dialect, agentRefNamespace, agentRefName, description, headers, tokenSecretRef,
+                limits, skills, RegisteredAgent.CallerForwarding.NONE);
+    }
+
+    public AgentBackendSpec {
+        callerForwarding = callerForwarding == null ? RegisteredAgent.CallerForwarding.NONE : callerForwarding;
+    }
+}

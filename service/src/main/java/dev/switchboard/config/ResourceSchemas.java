@@ -114,7 +114,14 @@ public final class ResourceSchemas {
                                 "tokenSecretRef", secretRef("A Secret key holding a token sent as Authorization: Bearer "
                                         + "<token> on every call. In watch mode the Secret must carry the label "
                                         + "switchboard.dev/usable-by-backends: \"true\" (else Ready=False, "
-                                        + "SecretNotUsable): Switchboard's own credentials, which do not, are never sent.")), List.of()),
+                                        + "SecretNotUsable): Switchboard's own credentials, which do not, are never sent."),
+                                "callerJwt", new Flag("Send the caller's verified identity as X-Switchboard-Caller-JWT: "
+                                        + "a JWT of a few minutes signed by Switchboard (sub: the caller's id, aud: "
+                                        + "this agent, caller_kind), whose keys are at /.well-known/jwks.json.",
+                                        false, true),
+                                "passThrough", new Flag("Pass a JWT caller's own bearer token on as Authorization; "
+                                        + "only to an https or loopback url, not with tokenSecretRef or callerJwt.",
+                                        false, true)), List.of()),
                         "limits", obj("Per-agent limits of the gateway.", fields(
                                 "maxConcurrency", number("Calls in flight, sync and streams together; one more is "
                                         + "refused at once with -32603.", d.maxConcurrency()),
@@ -243,6 +250,30 @@ public final class ResourceSchemas {
                                         "name", text("The caller's name, in logs and metrics.", "ci-bot"),
                                         "key", text("The key (16+ characters).", "${CI_BOT_KEY}")),
                                 List.of("name", "key"))),
+                        "auth", obj("JWT callers beside API keys, and the caller tokens Switchboard signs for "
+                                + "agents (docs/identity.md).", fields(
+                                "jwt", new ObjectList("Issuers whose signed JWTs callers may send as "
+                                        + "Authorization: Bearer <token> (RS256/384/512, PS*, ES256/384/512, EdDSA; "
+                                        + "exp required; 60 s of clock skew).", obj("A trusted issuer.", fields(
+                                                "issuer", text("The tokens' iss, exactly.", "https://login.example.com/"),
+                                                "audiences", new TextList("A token's aud must name one of these.", 1,
+                                                        List.of("switchboard")),
+                                                "jwksUri", text("Where the issuer's JWKS is fetched (https, or http "
+                                                        + "on loopback); exactly one of jwksUri and jwks.",
+                                                        "https://login.example.com/.well-known/jwks.json"),
+                                                "jwks", text("The issuer's JWKS document inline (JSON).",
+                                                        "{\"keys\":[...]}"),
+                                                "claimsToCaller", text("The claim whose value is the caller's id.",
+                                                        "sub").withDefault("sub")),
+                                        List.of("issuer", "audiences"))),
+                                "callerJwt", obj("How Switchboard signs X-Switchboard-Caller-JWT for AgentBackends "
+                                        + "with auth.callerJwt.", fields(
+                                                "issuer", text("The tokens' iss; defaults to publicUrl (or the listen "
+                                                        + "address).", "https://switchboard.example.com"),
+                                                "signingKeySecretRef", secretRef("A Secret key holding Switchboard's "
+                                                        + "private signing JWK (EC P-256 or RSA); without it a key is "
+                                                        + "generated at start, which replicas cannot share.")),
+                                        List.of())), List.of()),
                         "callerIdHeader", text("The header that carries the caller's identity to agents.",
                                 "X-KubeMQ-Caller-ID").withDefault(d.callerIdHeader()),
                         "compat", oneOf("kubemq: KubeMQ's A2A connector's names and shapes; leave out for "

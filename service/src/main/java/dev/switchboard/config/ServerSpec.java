@@ -50,9 +50,11 @@ public record ServerSpec(
         TracingSettings tracing,
         Compat compat,
         OpsListen ops,
-        List<String> hostNames) {
+        List<String> hostNames,
+        AuthSettings auth) {
 
     public ServerSpec {
+        auth = auth == null ? AuthSettings.DEFAULTS : auth;
         tracing = tracing == null ? TracingSettings.OFF : tracing;
         compat = compat == null ? Compat.NONE : compat;
         hostNames = hostNames == null ? List.of() : List.copyOf(hostNames);
@@ -65,7 +67,8 @@ public record ServerSpec(
     public static ServerSpec defaults() {
         return new ServerSpec(DEFAULT_HOST, 8080, "sqlite:./data/switchboard.db", null, List.of(),
                 DEFAULT_CALLER_ID_HEADER, Duration.ofSeconds(90), GatewaySettings.DEFAULTS, false, null,
-                HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS, null, TracingSettings.OFF, Compat.NONE, null, List.of());
+                HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS, null, TracingSettings.OFF, Compat.NONE, null, List.of(),
+                AuthSettings.DEFAULTS);
     }
 
     /** This spec's values in a builder, to change several at once. */
@@ -126,6 +129,10 @@ public record ServerSpec(
         return toBuilder().tracing(newTracing).build();
     }
 
+    public ServerSpec withAuth(AuthSettings newAuth) {
+        return toBuilder().auth(newAuth).build();
+    }
+
     public ServerSpec withOps(OpsListen newOps) {
         return toBuilder().ops(newOps).build();
     }
@@ -178,6 +185,7 @@ public record ServerSpec(
         private Compat compat;
         private OpsListen ops;
         private List<String> hostNames;
+        private AuthSettings auth;
 
         private Builder(ServerSpec s) {
             host = s.host;
@@ -197,6 +205,7 @@ public record ServerSpec(
             compat = s.compat;
             ops = s.ops;
             hostNames = s.hostNames;
+            auth = s.auth;
         }
 
         public Builder host(String v) {
@@ -284,9 +293,14 @@ public record ServerSpec(
             return this;
         }
 
+        public Builder auth(AuthSettings v) {
+            auth = v;
+            return this;
+        }
+
         public ServerSpec build() {
             return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                    insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
+                    insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames, auth);
         }
     }
 }

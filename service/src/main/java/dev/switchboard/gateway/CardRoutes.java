@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.net.Addresses;
 import dev.switchboard.net.CidrBlock;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -144,11 +145,17 @@ public final class CardRoutes {
             return;
         }
         String base = baseUrl(ctx.request()) + "/a2a";
-        if (callers.callerOrNull(ctx.request()) == null) {
-            // an anonymous caller on a keyed server: the card says where the gateway is, nothing of its agents
-            platformCard(ctx, base, List.of());
-            return;
-        }
+        callers.authenticate(ctx.request()).onComplete(known -> {
+            if (known.failed()) {
+                // an anonymous caller on a keyed server: the card says where the gateway is, nothing of its agents
+                platformCard(ctx, base, List.of());
+                return;
+            }
+            platformCardWithAgents(ctx, base);
+        });
+    }
+
+    private void platformCardWithAgents(RoutingContext ctx, String base) {
         List<RegisteredAgent> agents = registry.list(List.of(), Integer.MAX_VALUE);
         // an agent registered without skills has those of its own card (PRODUCT.md: "else taken from the agent's card")
         List<Future<List<AgentSkill>>> perAgent = agents.stream()
@@ -200,13 +207,21 @@ public final class CardRoutes {
 
     /** {@code GET /a2a/{agentId}/.well-known/agent-card.json}: the agent's card, its URLs the gateway's. */
     public void agentCard(RoutingContext ctx) {
-        if (callers.callerOrNull(ctx.request()) == null) {
-            // before the registry is asked: the answer is the same for agents that exist and agents that do not
-            ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
-                    .putHeader("Content-Type", "application/json")
-                    .end("{\"error\":\"unauthorized: send an API key as Authorization: Bearer <key>\"}");
-            return;
-        }
+        callers.authenticate(ctx.request()).onComplete(known -> {
+            if (known.failed()) {
+                // before the registry is asked: the answer is the same for agents that exist and agents that do not
+                String challenge = known.cause() instanceof Unauthorized u ? u.challenge() : "Bearer";
+                String message = known.cause() instanceof Unauthorized u ? u.getMessage() : "unauthorized";
+                ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", challenge)
+                        .putHeader("Content-Type", "application/json")
+                        .end(new io.vertx.core.json.JsonObject().put("error", message).encode());
+                return;
+            }
+            agentCardFor(ctx);
+        });
+    }
+
+    private void agentCardFor(RoutingContext ctx) {
         String id = ctx.pathParam("agentId");
         RegisteredAgent agent = registry.find(id).orElse(null);
         if (agent == null) {

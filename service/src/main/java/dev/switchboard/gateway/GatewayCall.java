@@ -81,6 +81,8 @@ final class GatewayCall implements AgentReply {
     private long lastWriteNanos;
     private AtomicInteger openStreams;
 
+    private String callerId;
+
     GatewayCall(AgentConnections connections, Egress egress, HttpServerRequest request, RegisteredAgent agent,
             RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
             Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started, GatewaySpan span) {
@@ -100,6 +102,12 @@ final class GatewayCall implements AgentReply {
         this.metrics = metrics;
         this.settings = settings;
         this.started = started;
+    }
+
+    /** The caller's id, which the call's log lines name. */
+    GatewayCall caller(String id) {
+        this.callerId = id;
+        return this;
     }
 
     void start() {
@@ -367,7 +375,7 @@ final class GatewayCall implements AgentReply {
             return;
         }
         if (cause instanceof Egress.Refused refused) {
-            try (LogContext ids = LogContext.agent(agent.id())) {
+            try (LogContext ids = LogContext.agent(agent.id()).and(LogContext.CALLER, callerId)) {
                 LOG.info("call to {} refused: its address is not allowed ({})", agent.id(), refused.getMessage());
             }
             fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
@@ -385,7 +393,7 @@ final class GatewayCall implements AgentReply {
                 || (cause.getMessage() != null && cause.getMessage().toLowerCase(Locale.ROOT).contains("timeout"));
         // the cause names internal hosts and ports: it goes to the log, the caller gets the agent id
         // INFO: an agent that cannot be reached is what an operator looks for, by its id
-        try (LogContext ids = LogContext.agent(agent.id())) {
+        try (LogContext ids = LogContext.agent(agent.id()).and(LogContext.CALLER, callerId)) {
             LOG.info("call to {} failed: {}", agent.id(), cause.toString());
         }
         String why = unreachableBecause(cause);

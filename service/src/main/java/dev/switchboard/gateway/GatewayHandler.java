@@ -3,6 +3,7 @@ package dev.switchboard.gateway;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
@@ -11,6 +12,8 @@ import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.tracing.Tracing;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -52,10 +55,21 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final Egress egress;
     private final RequestBudget budget;
     private final Tracing tracing;
+    private final CallerIdentity identity;
+    private final CallerMetrics callers;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
             RequestBudget budget) {
+        this(vertx, connections, registry, headerPolicy, auth, metrics, settings, egress, tracing, budget,
+                CallerIdentity.NONE, CallerMetrics.NONE);
+    }
+
+    public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
+            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
+            RequestBudget budget, CallerIdentity identity, CallerMetrics callers) {
+        this.identity = identity;
+        this.callers = callers;
         this.tracing = tracing;
         this.egress = egress;
         // the server's one budget (settings.maxRequestBytesInFlight), which every other route's bodies count against too
@@ -68,6 +82,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         this.auth = auth;
         this.metrics = metrics;
         this.settings = settings;
+    }
+
+    public CallerIdentity identity() {
+        return identity;
     }
 
     @Override
@@ -130,14 +148,15 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                     GatewayException.Kind.REQUEST), 403, false);
             return;
         }
-        Caller caller = callerOrRefuse(request, span);
-        if (caller == null) {
-            return;
-        }
+        withCaller(request, span, caller -> stream(request, agentId, caller, started, span));
+    }
+
+    private void stream(HttpServerRequest request, String agentId, Caller caller, long started, GatewaySpan span) {
         RegisteredAgent agent = agentOrRefuse(request, agentId, span);
         if (agent == null) {
             return;
         }
+        callers.count(caller, agent.id());
         if (declaredLength(request) > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
@@ -157,6 +176,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"message/stream\",\"params\":{}}");
         Consumer<MultiMap> headers = out -> {
             headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
+            identity.writeTo(out, caller, agent);
             if (!out.contains("Accept")) {
                 out.set("Accept", "text/event-stream");
             }
@@ -164,25 +184,41 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         };
         new GatewayCall(connections, egress, request, agent,
                 new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
-                metrics, settings, started, span).start();
+                metrics, settings, started, span).caller(caller.id()).start();
     }
 
-    /** The caller, or null when the call was refused as unauthorized (answered here). */
-    private Caller callerOrRefuse(HttpServerRequest request, GatewaySpan span) {
-        Caller caller = auth.callerOrNull(request);
-        if (caller != null) {
-            return caller;
+    /**
+     * Goes on with the caller once {@link CallerAuth} has it: at once (an API key, a token verified lately or with its
+     * issuer's keys at hand), or, when a token's issuer's keys are being fetched again, on this request's own context
+     * when they are (the request paused meanwhile). A refused caller is answered 401 here.
+     */
+    private void withCaller(HttpServerRequest request, GatewaySpan span, Consumer<Caller> then) {
+        Future<Caller> caller = auth.authenticate(request);
+        if (caller.isComplete()) {
+            proceed(request, span, caller, then);
+            return;
         }
+        request.pause();
+        Context context = vertx.getOrCreateContext();
+        caller.onComplete(done -> context.runOnContext(v -> proceed(request, span, caller, then)));
+    }
+
+    private void proceed(HttpServerRequest request, GatewaySpan span, Future<Caller> caller, Consumer<Caller> then) {
+        if (caller.succeeded()) {
+            span.caller(caller.result());
+            then.accept(caller.result());
+            return;
+        }
+        String challenge = caller.cause() instanceof Unauthorized u ? u.challenge() : "Bearer";
+        String message = caller.cause() instanceof Unauthorized u ? u.getMessage() : "unauthorized";
         metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
         span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 401);
         request.response()
                 .setStatusCode(401)
-                .putHeader("WWW-Authenticate", "Bearer")
+                .putHeader("WWW-Authenticate", challenge)
                 .putHeader("Content-Type", "application/json");
-        refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
-                "unauthorized: send a valid API key as Authorization: Bearer <key>",
+        refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, message,
                 GatewayException.Kind.REQUEST), 401, false);
-        return null;
     }
 
     /** The registered agent, or null when the id is malformed or unknown (answered here). */
@@ -212,14 +248,15 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private void handle(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
         GatewaySpan span = GatewaySpan.start(tracing, request);
-        Caller caller = callerOrRefuse(request, span);
-        if (caller == null) {
-            return;
-        }
+        withCaller(request, span, caller -> handle(request, agentId, caller, started, span));
+    }
+
+    private void handle(HttpServerRequest request, String agentId, Caller caller, long started, GatewaySpan span) {
         RegisteredAgent agent = agentOrRefuse(request, agentId, span);
         if (agent == null) {
             return;
         }
+        callers.count(caller, agent.id());
         if (!isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
@@ -267,9 +304,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes,
                 out -> {
                     headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
+                    identity.writeTo(out, caller, agent);
                     span.propagate(out);
                 },
-                metrics, settings, started, span).start();
+                metrics, settings, started, span).caller(caller.id()).start();
     }
 
     private void busy(HttpServerRequest request, RegisteredAgent agent, String message, GatewaySpan span) {

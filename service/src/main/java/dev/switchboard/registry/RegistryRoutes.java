@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
@@ -147,9 +148,10 @@ public final class RegistryRoutes {
     }
 
     public void list(RoutingContext ctx) {
-        if (!reader(ctx)) {
-            return;
-        }
+        asReader(ctx, () -> listFor(ctx));
+    }
+
+    private void listFor(RoutingContext ctx) {
         String tagsParam;
         String limitParam;
         try {
@@ -186,9 +188,10 @@ public final class RegistryRoutes {
     }
 
     public void get(RoutingContext ctx) {
-        if (!reader(ctx)) {
-            return;
-        }
+        asReader(ctx, () -> getFor(ctx));
+    }
+
+    private void getFor(RoutingContext ctx) {
         String id = ctx.pathParam("agentId");
         registry.find(id).ifPresentOrElse(
                 a -> json(ctx.response(), 200, view(a)),
@@ -235,14 +238,22 @@ public final class RegistryRoutes {
         return false;
     }
 
-    private boolean reader(RoutingContext ctx) {
-        if (!callers.required() || (adminToken != null && tokenMatches(ctx, adminToken))
-                || callers.caller(ctx.request()).isPresent()) {
-            return true;
+    /** Runs {@code then} for a registry reader (a caller, or the admin token); answers 401 to anyone else. */
+    private void asReader(RoutingContext ctx, Runnable then) {
+        if (!callers.required() || (adminToken != null && tokenMatches(ctx, adminToken))) {
+            then.run();
+            return;
         }
-        ctx.response().putHeader("WWW-Authenticate", "Bearer");
-        error(ctx.response(), 401, "unauthorized: send an API key as Authorization: Bearer <key>", null);
-        return false;
+        callers.authenticate(ctx.request()).onComplete(known -> {
+            if (known.succeeded()) {
+                then.run();
+                return;
+            }
+            ctx.response().putHeader("WWW-Authenticate",
+                    known.cause() instanceof Unauthorized u ? u.challenge() : "Bearer");
+            error(ctx.response(), 401, known.cause() instanceof Unauthorized u ? u.getMessage()
+                    : "unauthorized: send an API key or a token as Authorization: Bearer <key>", null);
+        });
     }
 
     private static boolean tokenMatches(RoutingContext ctx, String expected) {

@@ -96,7 +96,21 @@ class ResourceSchemaConformanceTest {
                       limits: {maxConcurrency: 10, defaultTimeoutSeconds: 60, maxTimeoutSeconds: 600,
                                maxResponseBytes: 1000000, streamIdleTimeoutSeconds: 60}
                       skills: [{id: k8s, name: Kubernetes, description: Reads the cluster, tags: [k8s, ops]}]
-                    """, SECRETS)),
+                    """, SECRETS), new Variant("""
+                    apiVersion: switchboard.dev/v1
+                    kind: AgentBackend
+                    metadata: {name: signed}
+                    spec:
+                      url: http://signed.agents.svc:8080/
+                      auth: {callerJwt: true}
+                    """), new Variant("""
+                    apiVersion: switchboard.dev/v1
+                    kind: AgentBackend
+                    metadata: {name: passed}
+                    spec:
+                      url: https://passed.agents.example.com/
+                      auth: {passThrough: true}
+                    """)),
             ResourceSchemas.BINDING, List.of(
                     new Variant("""
                             apiVersion: switchboard.dev/v1

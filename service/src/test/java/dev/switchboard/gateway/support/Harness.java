@@ -51,6 +51,7 @@ public final class Harness implements AutoCloseable {
     private GatewaySettings gateway = GatewaySettings.DEFAULTS;
     private String listenHost = "127.0.0.1";
     private String publicUrl;
+    private dev.switchboard.config.AuthSettings auth;
     private List<String> hostNames = List.of();
     private RegistrySettings registry = RegistrySettings.DEFAULTS;
     private String store;
@@ -161,6 +162,12 @@ public final class Harness implements AutoCloseable {
                 gateway.maxRequestBytesInFlight()));
     }
 
+    /** {@code Server.spec.auth}: JWT issuers and the caller-token signer. */
+    public Harness auth(dev.switchboard.config.AuthSettings settings) {
+        this.auth = settings;
+        return this;
+    }
+
     public Harness secret(String name, String key, String value) {
         secrets.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(key, value);
         return this;
@@ -172,7 +179,7 @@ public final class Harness implements AutoCloseable {
                 .store(store != null ? store : "sqlite:" + dir.resolve("switchboard.db")).adminToken(adminToken)
                 .apiKeys(List.copyOf(apiKeys)).callerIdHeader(callerIdHeader).registrationTtl(registrationTtl)
                 .gateway(gateway).insecure(!Addresses.isLoopbackOnly(listenHost))
-                .publicUrl(publicUrl).registry(registry).build().withCompat(compat).withHostNames(hostNames);
+                .publicUrl(publicUrl).registry(registry).auth(auth).build().withCompat(compat).withHostNames(hostNames);
         BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
                 : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
                         BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());
