@@ -16,6 +16,7 @@ import java.util.Map;
  * @param headers static headers sent on every call
  * @param tokenSecretRef optional bearer token the gateway sends as {@code Authorization}
  * @param skills optional; else taken from the agent's card
+ * @param labels {@code metadata.labels}: what AccessPolicy selectors match
  */
 public record AgentBackendSpec(
         String name,
@@ -28,7 +29,20 @@ public record AgentBackendSpec(
         Map<String, String> headers,
         SecretRef tokenSecretRef,
         AgentLimits limits,
-        List<AgentSkill> skills) {
+        List<AgentSkill> skills,
+        Map<String, String> labels) {
+
+    public AgentBackendSpec {
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    /** Without labels. */
+    public AgentBackendSpec(String name, String namespace, String url, String dialect, String agentRefNamespace,
+            String agentRefName, String description, Map<String, String> headers, SecretRef tokenSecretRef,
+            AgentLimits limits, List<AgentSkill> skills) {
+        this(name, namespace, url, dialect, agentRefNamespace, agentRefName, description, headers, tokenSecretRef,
+                limits, skills, Map.of());
+    }
 
     public static final String DIALECT_A2A = Binding.DIALECT_A2A;
     public static final String DIALECT_KAGENT = Binding.DIALECT_KAGENT;

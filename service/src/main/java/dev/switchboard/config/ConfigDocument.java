@@ -82,6 +82,18 @@ public sealed interface ConfigDocument {
         }
     }
 
+    record AccessPolicy(AccessPolicySpec spec) implements ConfigDocument {
+        @Override
+        public String kind() {
+            return "AccessPolicy";
+        }
+
+        @Override
+        public String name() {
+            return spec.name();
+        }
+    }
+
     /**
      * A reference check that failed: {@code kind name: detail}. {@code name} is null for the Server resource.
      */
