@@ -1,6 +1,7 @@
 package dev.switchboard.app;
 
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.policy.AccessControl;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.bridge.Scheduler;
@@ -78,6 +79,8 @@ public final class SwitchboardApp {
     /** Server.spec.ops.listen's listener (/metrics and the probes); null when the metrics are on the main port */
     private SwitchboardServer opsServer;
     private long expiryTimer = -1;
+    /** The AccessPolicies in force and the callers' limits; {@link #apply} swaps the policies */
+    private AccessControl access;
     /** PostgreSQL: the registry's change notifications from the other replicas; null on SQLite. */
     private RegistryNotifications registryNotifications;
 
@@ -211,10 +214,11 @@ public final class SwitchboardApp {
         HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
         AgentConnections upstream = new AgentConnections(vertx);
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
+        AccessControl access = AccessControl.of(config);
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
         Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
         CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq);
+                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq).access(access);
         LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
         WebChatPlatform webChat = new WebChatPlatform();
         SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
@@ -231,11 +235,11 @@ public final class SwitchboardApp {
         });
         GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
-                tracing, server.requestBudget());
+                tracing, server.requestBudget(), access);
         Routes.Features features = new Routes.Features(readiness, meters,
                 MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
                 new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
-                        cards::invalidate).bareList(kubemq),
+                        cards::invalidate).bareList(kubemq).access(access),
                 cards, gateway,
                 new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(), bindings::specs,
                         id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
@@ -255,6 +259,7 @@ public final class SwitchboardApp {
             app.registryNotifications = RegistryNotifications.start(db, registry);
         }
         app.routes = routes;
+        app.access = access;
         app.server = server;
         app.opsServer = opsServer;
         starting.serve(router, Routes.bypass(gateway));
@@ -296,6 +301,7 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
+        access.apply(live);
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();

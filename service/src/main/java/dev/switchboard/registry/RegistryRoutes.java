@@ -7,7 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
@@ -18,6 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +46,7 @@ public final class RegistryRoutes {
     private final EgressPolicy egress;
     /** {@code GET /agents} answers a bare JSON array, as KubeMQ's older clients read it ({@code compat: kubemq}). */
     private boolean bareList;
+    private AccessControl access = AccessControl.open();
 
     public RegistryRoutes(Vertx vertx, AgentRegistry registry, EgressPolicy egress, String adminToken,
             CallerAuth callers, Clock clock, Runnable onChange) {
@@ -52,6 +57,12 @@ public final class RegistryRoutes {
         this.callers = callers;
         this.clock = clock;
         this.onChange = onChange;
+    }
+
+    /** The AccessPolicies: a caller's list shows only the agents it may call (the admin token sees them all). */
+    public RegistryRoutes access(AccessControl access) {
+        this.access = access;
+        return this;
     }
 
     /** {@code GET /agents} as a bare array instead of {@code {"agents": [...], "count": n}}. */
@@ -174,7 +185,9 @@ public final class RegistryRoutes {
             }
         }
         ArrayNode agents = JSON.createArrayNode();
-        registry.list(tags, limit).forEach(a -> agents.add(view(a)));
+        Predicate<RegisteredAgent> visible = visibleTo(ctx);
+        // filtered before the limit: a caller's first n agents are the first n it may call
+        registry.list(tags, Integer.MAX_VALUE).stream().filter(visible).limit(limit).forEach(a -> agents.add(view(a)));
         if (bareList) {
             json(ctx.response(), 200, agents);
             return;
@@ -190,7 +203,7 @@ public final class RegistryRoutes {
             return;
         }
         String id = ctx.pathParam("agentId");
-        registry.find(id).ifPresentOrElse(
+        registry.find(id).filter(visibleTo(ctx)).ifPresentOrElse(
                 a -> json(ctx.response(), 200, view(a)),
                 () -> error(ctx.response(), 404, "agent not found: " + id, "agent_id"));
     }
@@ -233,6 +246,19 @@ public final class RegistryRoutes {
         ctx.response().putHeader("WWW-Authenticate", "Bearer");
         error(ctx.response(), 401, "unauthorized: registry writes need the admin token as Authorization: Bearer <token>", null);
         return false;
+    }
+
+    /**
+     * What a reader may see: every agent with no AccessPolicy, or for the admin token; else the agents a policy grants
+     * the caller (an agent it may not call is "not found" to it, as to anyone without a grant).
+     */
+    private Predicate<RegisteredAgent> visibleTo(RoutingContext ctx) {
+        Grants grants = access.grants();
+        if (grants.open() || (adminToken != null && tokenMatches(ctx, adminToken))) {
+            return a -> true;
+        }
+        Caller caller = callers.callerOrNull(ctx.request());
+        return caller == null ? a -> false : a -> grants.mayCall(caller, a);
     }
 
     private boolean reader(RoutingContext ctx) {
