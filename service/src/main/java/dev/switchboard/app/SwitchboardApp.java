@@ -2,6 +2,8 @@ package dev.switchboard.app;
 
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.CallerLimits;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.bridge.Scheduler;
@@ -214,7 +216,8 @@ public final class SwitchboardApp {
         HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
         AgentConnections upstream = new AgentConnections(vertx);
         CallerAuth auth = new CallerAuth(config.server().apiKeys());
-        AccessControl access = AccessControl.of(config);
+        AccessControl access = new AccessControl(grants(config),
+                new CallerLimits(config.server().gateway().callerLimits(), System::nanoTime));
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
         Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
         CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
@@ -239,7 +242,10 @@ public final class SwitchboardApp {
         Routes.Features features = new Routes.Features(readiness, meters,
                 MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
                 new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
-                        cards::invalidate).bareList(kubemq).access(access),
+                        cards::invalidate).bareList(kubemq).visibleTo(caller -> {
+                            Grants grants = access.grants();
+                            return grants.open() ? a -> true : a -> grants.mayCall(caller, a);
+                        }),
                 cards, gateway,
                 new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(), bindings::specs,
                         id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
@@ -274,6 +280,10 @@ public final class SwitchboardApp {
         }).onFailure(e -> app.close());
     }
 
+    private static Grants grants(SwitchboardConfig config) {
+        return Grants.of(config.policies(), config.backendLabels());
+    }
+
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
     private void startExpiry(Clock clock) {
         long period = Math.max(100, Math.min(5_000, registry.ttl().toMillis() / 3));
@@ -301,7 +311,7 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
-        access.apply(live);
+        access.replace(grants(live));
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();

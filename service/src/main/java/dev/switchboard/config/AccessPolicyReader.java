@@ -1,6 +1,7 @@
 package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.policy.AccessPolicySpec;
 import dev.switchboard.policy.CallerLimitSettings;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.switchboard.config;
 
+import dev.switchboard.policy.AccessPolicySpec;
 import java.util.Map;
 
 /**

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.switchboard.policy.AccessPolicySpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

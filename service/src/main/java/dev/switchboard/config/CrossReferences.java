@@ -1,5 +1,6 @@
 package dev.switchboard.config;
 
+import dev.switchboard.policy.AccessPolicySpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.switchboard.config;
 
+import dev.switchboard.policy.AccessPolicySpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,6 +68,13 @@ public record SwitchboardConfig(
 
     public SwitchboardConfig withTriggers(List<TriggerSpec> newTriggers) {
         return new SwitchboardConfig(server, backends, bindings, secrets, bridge, slackApps, newTriggers, policies);
+    }
+
+    /** The AgentBackends' {@code metadata.labels}, by agent id: what AccessPolicy selectors match. */
+    public Map<String, Map<String, String>> backendLabels() {
+        Map<String, Map<String, String>> out = new java.util.HashMap<>();
+        backends.forEach(b -> out.put(b.name(), b.labels()));
+        return Map.copyOf(out);
     }
 
     public Optional<String> secret(SecretRef ref) {

@@ -1,6 +1,6 @@
 package dev.switchboard.kubernetes;
 
-import dev.switchboard.config.AccessPolicySpec;
+import dev.switchboard.policy.AccessPolicySpec;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.BridgeSettings;

@@ -1,7 +1,5 @@
 package dev.switchboard.policy;
 
-import dev.switchboard.config.SwitchboardConfig;
-
 /**
  * The gateway's grants and caller limits, as the gateway, the registry list and the cards consult them. The grants
  * are one immutable {@link Grants}, swapped whole when the configuration changes (Kubernetes watch mode): a call sees
@@ -17,11 +15,6 @@ public final class AccessControl {
         this.limits = limits;
     }
 
-    public static AccessControl of(SwitchboardConfig config) {
-        return new AccessControl(Grants.of(config.policies(), config.backends()),
-                new CallerLimits(config.server().gateway().callerLimits(), System::nanoTime));
-    }
-
     /** Everything allowed, no limits: for routes built without a configuration. */
     public static AccessControl open() {
         return new AccessControl(Grants.OPEN, new CallerLimits(CallerLimitSettings.OFF, System::nanoTime));
@@ -35,8 +28,8 @@ public final class AccessControl {
         return limits;
     }
 
-    /** Puts the policies of {@code live} in force at once. */
-    public void apply(SwitchboardConfig live) {
-        grants = Grants.of(live.policies(), live.backends());
+    /** Puts new policies in force at once. */
+    public void replace(Grants next) {
+        grants = next;
     }
 }

@@ -1,13 +1,11 @@
 package dev.switchboard.policy;
 
 import dev.switchboard.auth.Caller;
-import dev.switchboard.config.AccessPolicySpec;
-import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.policy.AccessPolicySpec;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.RegisteredAgent;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -31,14 +29,13 @@ public final class Grants {
         this.labels = Map.copyOf(labels);
     }
 
-    public static Grants of(List<AccessPolicySpec> specs, List<AgentBackendSpec> backends) {
+    /** @param labels the configured agents' {@code metadata.labels}, by agent id */
+    public static Grants of(List<AccessPolicySpec> specs, Map<String, Map<String, String>> labels) {
         if (specs.isEmpty()) {
             return OPEN;
         }
         List<Policy> policies = new ArrayList<>();
         specs.stream().sorted(Comparator.comparing(AccessPolicySpec::name)).forEach(s -> policies.add(new Policy(s)));
-        Map<String, Map<String, String>> labels = new HashMap<>();
-        backends.forEach(b -> labels.put(b.name(), b.labels()));
         return new Grants(policies, labels);
     }
 

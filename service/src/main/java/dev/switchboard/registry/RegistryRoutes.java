@@ -9,8 +9,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
-import dev.switchboard.policy.AccessControl;
-import dev.switchboard.policy.Grants;
 import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
@@ -21,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +45,7 @@ public final class RegistryRoutes {
     private final EgressPolicy egress;
     /** {@code GET /agents} answers a bare JSON array, as KubeMQ's older clients read it ({@code compat: kubemq}). */
     private boolean bareList;
-    private AccessControl access = AccessControl.open();
+    private Function<Caller, Predicate<RegisteredAgent>> visible = caller -> a -> true;
 
     public RegistryRoutes(Vertx vertx, AgentRegistry registry, EgressPolicy egress, String adminToken,
             CallerAuth callers, Clock clock, Runnable onChange) {
@@ -59,9 +58,12 @@ public final class RegistryRoutes {
         this.onChange = onChange;
     }
 
-    /** The AccessPolicies: a caller's list shows only the agents it may call (the admin token sees them all). */
-    public RegistryRoutes access(AccessControl access) {
-        this.access = access;
+    /**
+     * Which agents a caller may see (the AccessPolicies': those it may call); the admin token sees them all. Asked at
+     * each read, so a reload of the policies shows at the next one.
+     */
+    public RegistryRoutes visibleTo(Function<Caller, Predicate<RegisteredAgent>> visible) {
+        this.visible = visible;
         return this;
     }
 
@@ -253,12 +255,11 @@ public final class RegistryRoutes {
      * the caller (an agent it may not call is "not found" to it, as to anyone without a grant).
      */
     private Predicate<RegisteredAgent> visibleTo(RoutingContext ctx) {
-        Grants grants = access.grants();
-        if (grants.open() || (adminToken != null && tokenMatches(ctx, adminToken))) {
+        if (adminToken != null && tokenMatches(ctx, adminToken)) {
             return a -> true;
         }
         Caller caller = callers.callerOrNull(ctx.request());
-        return caller == null ? a -> false : a -> grants.mayCall(caller, a);
+        return caller == null ? a -> false : visible.apply(caller);
     }
 
     private boolean reader(RoutingContext ctx) {

@@ -3,9 +3,7 @@ package dev.switchboard.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.auth.Caller;
-import dev.switchboard.config.AccessPolicySpec;
-import dev.switchboard.config.AccessPolicySpec.Subject;
-import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.policy.AccessPolicySpec.Subject;
 import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.AgentOrigin;
@@ -48,7 +46,7 @@ class GrantsTest {
 
     @Test
     void noPolicyAllowsEverything() {
-        Grants grants = Grants.of(List.of(), List.of());
+        Grants grants = Grants.of(List.of(), Map.of());
         assertThat(grants.open()).isTrue();
         assertThat(grants.call(CI, agent("echo"), "tasks/cancel").allowed()).isTrue();
     }
@@ -56,7 +54,7 @@ class GrantsTest {
     @Test
     void withAnyPolicyWhatNoneGrantsIsRefusedNamingTheMissingGrant() {
         Grants grants = Grants.of(List.of(policy("ci", List.of(new Subject.ApiKey("ci-bot")), List.of("echo"), Map.of(),
-                List.of(), List.of("message/send"))), List.of());
+                List.of(), List.of("message/send"))), Map.of());
         Grants.Decision ok = grants.call(CI, agent("echo"), "SendMessage");
         assertThat(ok.allowed()).isTrue();
         assertThat(ok.policy()).isEqualTo("ci");
@@ -70,13 +68,11 @@ class GrantsTest {
 
     @Test
     void agentsByLabelsOfTheirBackendAndBySkillTags() {
-        AgentBackendSpec sre = new AgentBackendSpec("triage", "default", "http://127.0.0.1:9/", "a2a", null, null, null,
-                Map.of(), null, AgentLimits.DEFAULTS, List.of(), Map.of("team", "sre", "tier", "1"));
         Grants grants = Grants.of(List.of(
                 policy("by-label", List.of(new Subject.ApiKey("ci-bot")), List.of(), Map.of("team", "sre"), List.of(),
                         List.of("*")),
                 policy("by-tag", List.of(new Subject.ApiKey("ops")), List.of(), Map.of(), List.of("k8s"), List.of("*"))),
-                List.of(sre));
+                Map.of("triage", Map.of("team", "sre", "tier", "1")));
         assertThat(grants.mayCall(CI, agent("triage"))).isTrue();
         assertThat(grants.mayCall(CI, agent("echo"))).as("no labels").isFalse();
         assertThat(grants.mayCall(CI, dynamic("triage"))).as("a registration carries no labels").isFalse();
@@ -90,14 +86,14 @@ class GrantsTest {
         Caller jwt = new Caller("ada", Caller.Kind.JWT, Map.of("groups", List.of("sre")), null);
         Caller other = new Caller("bob", Caller.Kind.JWT, Map.of("groups", List.of("dev")), null);
         Grants grants = Grants.of(List.of(policy("sre", List.of(new Subject.Claim("groups", List.of("sre"))), List.of(),
-                Map.of(), List.of(), List.of("*"))), List.of());
+                Map.of(), List.of(), List.of("*"))), Map.of());
         assertThat(grants.mayCall(jwt, agent("echo"))).isTrue();
         assertThat(grants.mayCall(other, agent("echo"))).isFalse();
     }
 
     @Test
     void aPolicyThatGrantsNothingStillClosesTheGateway() {
-        Grants grants = Grants.of(List.of(AccessPolicySpec.grantsNothing("broken")), List.of());
+        Grants grants = Grants.of(List.of(AccessPolicySpec.grantsNothing("broken")), Map.of());
         assertThat(grants.open()).isFalse();
         assertThat(grants.mayCall(CI, agent("echo"))).isFalse();
     }

@@ -56,7 +56,7 @@ public final class Harness implements AutoCloseable {
     private List<CidrBlock> trustedProxies = List.of();
     private final List<AgentBackendSpec> backends = new ArrayList<>();
     private final Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
-    private final List<dev.switchboard.config.AccessPolicySpec> policies = new ArrayList<>();
+    private final List<dev.switchboard.policy.AccessPolicySpec> policies = new ArrayList<>();
 
     public Harness(Path dir) {
         this.dir = dir;
@@ -92,7 +92,7 @@ public final class Harness implements AutoCloseable {
     }
 
     /** An AccessPolicy: with any, the gateway refuses what none grants. */
-    public Harness policy(dev.switchboard.config.AccessPolicySpec policy) {
+    public Harness policy(dev.switchboard.policy.AccessPolicySpec policy) {
         policies.add(policy);
         return this;
     }

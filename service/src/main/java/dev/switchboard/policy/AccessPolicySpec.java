@@ -1,6 +1,5 @@
-package dev.switchboard.config;
+package dev.switchboard.policy;
 
-import dev.switchboard.policy.CallerLimitSettings;
 import java.util.List;
 import java.util.Map;
 
