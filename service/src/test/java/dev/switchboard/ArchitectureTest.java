@@ -60,6 +60,8 @@ class ArchitectureTest {
             // alert triggers: an endpoint that starts turns with no person
             Map.entry("trigger", 4),
             Map.entry("registry", 3),
+            // AccessPolicy grants and per-caller limits: decided over the caller (auth) and the registered agent
+            Map.entry("policy", 3),
             Map.entry("store", 3),
             Map.entry("client", 3),
             Map.entry("auth", 2),
@@ -81,7 +83,9 @@ class ArchitectureTest {
             // a trigger hands its turns to the bridge's SessionDriver and writes them with its UntrustedData blocks
             "trigger -> bridge",
             // the SQL implementation of the registry's RegistrationStore
-            "store -> registry");
+            "store -> registry",
+            // a grant is decided on a RegisteredAgent (its id, origin and skills); the registry asks the app, not policy
+            "policy -> registry");
 
     /**
      * The service module's own classes folder (or jar): with the whole reactor on the class path, a package scan

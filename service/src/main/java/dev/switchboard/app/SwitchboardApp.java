@@ -3,6 +3,9 @@ package dev.switchboard.app;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.gateway.CallerIdentity;
 import dev.switchboard.gateway.CallerMetrics;
+import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.CallerLimits;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.bridge.Scheduler;
@@ -80,6 +83,8 @@ public final class SwitchboardApp {
     /** Server.spec.ops.listen's listener (/metrics and the probes); null when the metrics are on the main port */
     private SwitchboardServer opsServer;
     private long expiryTimer = -1;
+    /** The AccessPolicies in force and the callers' limits; {@link #apply} swaps the policies */
+    private AccessControl access;
     /** PostgreSQL: the registry's change notifications from the other replicas; null on SQLite. */
     private RegistryNotifications registryNotifications;
 
@@ -213,10 +218,12 @@ public final class SwitchboardApp {
         HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
         AgentConnections upstream = new AgentConnections(vertx);
         CallerAuth auth = new CallerAuth(config.server().apiKeys(), CallerAuthBuilder.jwt(vertx, config, clock));
+        AccessControl access = new AccessControl(grants(config),
+                new CallerLimits(config.server().gateway().callerLimits(), System::nanoTime));
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
         Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
         CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq);
+                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq).access(access);
         LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
         WebChatPlatform webChat = new WebChatPlatform();
         SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
@@ -235,12 +242,15 @@ public final class SwitchboardApp {
         });
         GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
-                tracing, server.requestBudget(), new CallerIdentity(CallerAuthBuilder.signer(config, clock)),
+                tracing, server.requestBudget(), access, new CallerIdentity(CallerAuthBuilder.signer(config, clock)),
                 callerMetrics);
         Routes.Features features = new Routes.Features(readiness, meters,
                 MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
                 new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
-                        cards::invalidate).bareList(kubemq),
+                        cards::invalidate).bareList(kubemq).visibleTo(caller -> {
+                            Grants grants = access.grants();
+                            return grants.open() ? a -> true : a -> grants.mayCall(caller, a);
+                        }),
                 cards, gateway,
                 new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(), bindings::specs,
                         id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
@@ -260,6 +270,7 @@ public final class SwitchboardApp {
             app.registryNotifications = RegistryNotifications.start(db, registry);
         }
         app.routes = routes;
+        app.access = access;
         app.server = server;
         app.opsServer = opsServer;
         starting.serve(router, Routes.bypass(gateway));
@@ -272,6 +283,10 @@ public final class SwitchboardApp {
             started.met();
             return app;
         }).onFailure(e -> app.close());
+    }
+
+    private static Grants grants(SwitchboardConfig config) {
+        return Grants.of(config.policies(), config.backendLabels());
     }
 
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
@@ -301,6 +316,7 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
+        access.replace(grants(live));
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();

@@ -40,7 +40,7 @@ final class AgentBackendReader {
         return new AgentBackendSpec(name, namespace, url, Dialect.fromConfig(spec.text("dialect")),
                 refNamespace == null ? namespace : refNamespace, refName == null ? name : refName,
                 spec.text("description"), Map.copyOf(headers), token, limits(spec.object("limits")), skills(spec),
-                forwarding);
+                forwarding, labels(doc, node.path("metadata").path("labels")));
     }
 
     /**
@@ -69,6 +69,28 @@ final class AgentBackendReader {
                     + "loopback; " + url + " would carry it in clear");
         }
         return RegisteredAgent.CallerForwarding.PASS_THROUGH;
+    }
+
+    /** {@code metadata.labels}, names to strings (what AccessPolicy selectors match). */
+    static Map<String, String> labels(DocumentLocation doc, JsonNode labels) {
+        if (labels.isMissingNode() || labels.isNull()) {
+            return Map.of();
+        }
+        if (!labels.isObject()) {
+            throw doc.error("metadata.labels", "must be a mapping of label names to strings");
+        }
+        if (labels.size() > 64) {
+            throw doc.error("metadata.labels", "has " + labels.size() + " labels; at most 64 are read");
+        }
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (var it = labels.fields(); it.hasNext();) {
+            var e = it.next();
+            if (!e.getValue().isValueNode() || e.getValue().isNull()) {
+                throw doc.error("metadata.labels." + e.getKey(), "must be a string");
+            }
+            out.put(e.getKey(), e.getValue().asText());
+        }
+        return out;
     }
 
     private static AgentLimits limits(SpecTree l) {

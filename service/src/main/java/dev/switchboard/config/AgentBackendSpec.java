@@ -18,6 +18,7 @@ import java.util.Map;
  * @param tokenSecretRef optional bearer token the gateway sends as {@code Authorization}
  * @param skills optional; else taken from the agent's card
  * @param callerForwarding {@code auth.callerJwt} / {@code auth.passThrough}: what the agent is told of the caller
+ * @param labels {@code metadata.labels}: what AccessPolicy selectors match
  */
 public record AgentBackendSpec(
         String name,
@@ -31,16 +32,19 @@ public record AgentBackendSpec(
         SecretRef tokenSecretRef,
         AgentLimits limits,
         List<AgentSkill> skills,
-        RegisteredAgent.CallerForwarding callerForwarding) {
+        RegisteredAgent.CallerForwarding callerForwarding,
+        Map<String, String> labels) {
 
+    public AgentBackendSpec {
+        callerForwarding = callerForwarding == null ? RegisteredAgent.CallerForwarding.NONE : callerForwarding;
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+    }
+
+    /** Without caller forwarding or labels (tests and resources that set neither). */
     public AgentBackendSpec(String name, String namespace, String url, Dialect dialect, String agentRefNamespace,
             String agentRefName, String description, Map<String, String> headers, SecretRef tokenSecretRef,
             AgentLimits limits, List<AgentSkill> skills) {
         this(name, namespace, url, dialect, agentRefNamespace, agentRefName, description, headers, tokenSecretRef,
-                limits, skills, RegisteredAgent.CallerForwarding.NONE);
-    }
-
-    public AgentBackendSpec {
-        callerForwarding = callerForwarding == null ? RegisteredAgent.CallerForwarding.NONE : callerForwarding;
+                limits, skills, RegisteredAgent.CallerForwarding.NONE, Map.of());
     }
 }

@@ -43,7 +43,8 @@ public final class ResourceSchemas {
 
     public static final ResourceKind AGENT_BACKEND = new ResourceKind("AgentBackend", "agentbackends", "agentbackend",
             List.of("ab"),
-            "An A2A agent (or a kagent agent) that Switchboard's gateway serves at /a2a/{metadata.name} and Bindings call.",
+            "An A2A agent (or a kagent agent) that Switchboard's gateway serves at /a2a/{metadata.name} and Bindings call; "
+                    + "its metadata.labels are what AccessPolicy selectors match.",
             agentBackendSpec(), columns(
                     new Column("URL", "string", ".spec.url", "The agent's JSON-RPC endpoint"),
                     new Column("Dialect", "string", ".spec.dialect", String.join(" or ", Dialect.configNames()))));
@@ -65,8 +66,16 @@ public final class ResourceSchemas {
                     new Column("Binding", "string", ".spec.bindingRef.name", "The Binding whose channel receives the threads"),
                     new Column("Format", "string", ".spec.format", "alertmanager or generic")));
 
+    public static final ResourceKind ACCESS_POLICY = new ResourceKind("AccessPolicy", "accesspolicies", "accesspolicy",
+            List.of("sbap"),
+            "Grants gateway callers (API keys, JWT claims) the right to call some agents with some methods. With no "
+                    + "AccessPolicy at all every caller may call every agent; with any, a call no policy grants is "
+                    + "refused (403) before any agent is contacted. See docs/access-policy.md.",
+            accessPolicySpec(), columns(
+                    new Column("Methods", "string", ".spec.methods", "The methods granted")));
+
     /** The kinds served by the API server: each has a CRD in deploy/crds and is watched in watch mode. */
-    public static final List<ResourceKind> ALL = List.of(AGENT_BACKEND, BINDING, SLACK_APP, TRIGGER);
+    public static final List<ResourceKind> ALL = List.of(AGENT_BACKEND, BINDING, SLACK_APP, TRIGGER, ACCESS_POLICY);
 
     /**
      * The Server resource: one per file, never in the cluster (watch mode reads it from the file, mounted from a
@@ -217,6 +226,42 @@ public final class ResourceSchemas {
                 List.of("bindingRef", "format", "tokenSecretRef"));
     }
 
+    private static Obj accessPolicySpec() {
+        return obj("Who may call which agents with which methods, and how fast.",
+                fields(
+                        "subjects", new ObjectList("The callers granted: each an API key by name or a JWT claim's "
+                                + "values; a caller matching any subject is granted.",
+                                new Obj("One kind of caller: exactly one of apiKey and claim.", fields(
+                                        "apiKey", text("The name of an API key of Server.spec.apiKeys.", "ci-bot"),
+                                        "claim", text("A JWT claim (groups, scope, roles, …); a caller whose claim "
+                                                + "holds any of values matches. A claim's value is also split on "
+                                                + "spaces (OAuth's scope).", "groups"),
+                                        "values", new TextList("With claim: the values, any of which grants.", 1,
+                                                List.of("sre", "agents:call"))),
+                                        List.of(), List.of("apiKey", "claim"))),
+                        "agents", obj("The agents granted: those named, those whose AgentBackend carries all of "
+                                + "selector.matchLabels in metadata.labels, and those with a skill tagged with any of "
+                                + "skillTags. Leave it out to grant every agent.", fields(
+                                        "names", new TextList("Agent ids (an AgentBackend's metadata.name or a "
+                                                + "registered agent_id).", 0, List.of("echo")),
+                                        "selector", obj("Agents by the labels of their AgentBackend (registered "
+                                                + "agents carry none).", fields(
+                                                        "matchLabels", new TextMap("Labels an agent's AgentBackend must "
+                                                                + "all carry.", Map.of("team", "sre"))), List.of()),
+                                        "skillTags", new TextList("Agents with a skill carrying any of these tags (the "
+                                                + "skills of the AgentBackend or the registration).", 0,
+                                                List.of("triage"))), List.of()),
+                        "methods", new TextList("The JSON-RPC methods granted: A2A names of either version (a name "
+                                + "covers its equivalent in the other: message/send and SendMessage), custom ones, or "
+                                + "* for all.", 1, List.of("message/send", "tasks/get")),
+                        "rateLimit", obj("Calls per caller to each agent this policy grants, in place of "
+                                + "Server.spec.gateway.callerLimits.perAgent.", fields(
+                                        "rate", new Fraction("Tokens added per second.", 0.001, 1_000_000, null, 5),
+                                        "burst", new WholeNumber("Calls accepted at once; defaults to rate, at least "
+                                                + "1.", 1, null, 10)), List.of("rate"))),
+                List.of("subjects", "methods"));
+    }
+
     private static Obj serverSpec() {
         ServerSpec d = ServerSpec.defaults();
         dev.switchboard.gateway.GatewaySettings g = d.gateway();
@@ -297,7 +342,22 @@ public final class ResourceSchemas {
                                 "maxRequestBytesInFlight", new WholeNumber("Request bodies of all callers buffered at "
                                         + "once; over it: 503; at least maxRequestBytes. Defaults to 256 MiB, or a "
                                         + "quarter of the JVM's maximum heap when that is less, and never below "
-                                        + "maxRequestBytes.", 1, null, 268435456L)),
+                                        + "maxRequestBytes.", 1, null, 268435456L),
+                                "callerLimits", obj("Limits per gateway caller (API key name or JWT subject); off "
+                                        + "unless set. Held per replica: N replicas let a caller N times as much. "
+                                        + "Over a limit: 429 with Retry-After.", fields(
+                                        "rate", new Fraction("Calls per second per caller, all agents together.",
+                                                0.001, 1_000_000, null, 50),
+                                        "burst", new WholeNumber("Calls per caller accepted at once; defaults to "
+                                                + "rate, at least 1.", 1, null, 100),
+                                        "perAgent", obj("Calls per second per caller to any one agent.", fields(
+                                                "rate", new Fraction("Tokens added per second.", 0.001, 1_000_000,
+                                                        null, 5),
+                                                "burst", new WholeNumber("Calls accepted at once; defaults to rate, "
+                                                        + "at least 1.", 1, null, 10)), List.of("rate")),
+                                        "maxConcurrency", new WholeNumber("Calls in flight per caller, all agents "
+                                                + "together (beside each agent's own limits.maxConcurrency).", 1, null,
+                                                20)), List.of())),
                                 List.of()),
                         "http", obj("Bounds of every connection.", fields(
                                 "headerReadTimeout", span("A new connection must send its request headers within this.",

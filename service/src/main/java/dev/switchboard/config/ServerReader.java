@@ -158,12 +158,26 @@ final class ServerReader {
                 gw.span("connectTimeout"),
                 // unset, it follows the heap (see GatewaySettings), but never below a maxRequestBytes that was set
                 gw.whole("maxRequestBytesInFlight",
-                        Math.max(GatewaySettings.DEFAULTS.maxRequestBytesInFlight(), maxRequestBytes)));
+                        Math.max(GatewaySettings.DEFAULTS.maxRequestBytesInFlight(), maxRequestBytes)),
+                callerLimits(gw.object("callerLimits")));
         if (gateway.maxRequestBytesInFlight() < gateway.maxRequestBytes()) {
             throw gw.error("maxRequestBytesInFlight", "must be at least maxRequestBytes (" + gateway.maxRequestBytes()
                     + ")");
         }
         return gateway;
+    }
+
+    private static dev.switchboard.policy.CallerLimitSettings callerLimits(SpecTree c) {
+        dev.switchboard.policy.CallerLimitSettings.Rate perCaller = null;
+        if (c.has("rate")) {
+            perCaller = AccessPolicyReader.rate(c);
+        }
+        dev.switchboard.policy.CallerLimitSettings.Rate perAgent = null;
+        if (c.has("perAgent")) {
+            perAgent = AccessPolicyReader.rate(c.object("perAgent"));
+        }
+        int maxConcurrency = (int) Math.min(Integer.MAX_VALUE, c.whole("maxConcurrency", 0));
+        return new dev.switchboard.policy.CallerLimitSettings(perCaller, perAgent, maxConcurrency);
     }
 
     private static HttpLimits http(SpecTree h) {

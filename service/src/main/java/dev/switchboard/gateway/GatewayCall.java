@@ -6,7 +6,6 @@ import dev.switchboard.log.LogContext;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.AgentOrigin;
-import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
@@ -54,7 +53,7 @@ final class GatewayCall implements AgentReply {
     private final RoutingFields fields;
     /** The request body, until it is sent (a relayed stream lives long: it keeps nothing it no longer needs). */
     private Buffer body;
-    private final ConcurrencyLimiter.Permit permit;
+    private final CallSlots permit;
     private final RequestBudget.Reservation bytes;
     private final Egress egress;
     /** Writes the upstream request's headers into it, until the request is made. */
@@ -84,7 +83,7 @@ final class GatewayCall implements AgentReply {
     private String callerId;
 
     GatewayCall(AgentConnections connections, Egress egress, HttpServerRequest request, RegisteredAgent agent,
-            RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
+            RoutingFields fields, Buffer body, CallSlots permit, RequestBudget.Reservation bytes,
             Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started, GatewaySpan span) {
         this.span = span;
         this.egress = egress;

@@ -6,6 +6,9 @@ import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
+import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.CallerLimits;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
@@ -29,10 +32,11 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, finds the agent, takes a slot of
- * its concurrency cap and a share of the gateway's request-byte budget — all before reading the body —
- * then reads the body within the request limit, validates only what routing needs and hands the call
- * to a {@link GatewayCall}, which forwards the original bytes, relays the reply and gives slot and
+ * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, finds the agent, checks that an AccessPolicy
+ * grants the caller the agent and that the caller is within its limits, takes a slot of the agent's concurrency cap
+ * (and of the caller's) and a share of the gateway's request-byte budget — all before reading the body —
+ * then reads the body within the request limit, validates only what routing needs, checks the method's grant and
+ * hands the call to a {@link GatewayCall}, which forwards the original bytes, relays the reply and gives slots and
  * bytes back.
  */
 public final class GatewayHandler implements Handler<RoutingContext> {
@@ -57,19 +61,16 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final Tracing tracing;
     private final CallerIdentity identity;
     private final CallerMetrics callers;
+    private final AccessControl access;
+    private final CallerRefusals refusals;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
-            RequestBudget budget) {
-        this(vertx, connections, registry, headerPolicy, auth, metrics, settings, egress, tracing, budget,
-                CallerIdentity.NONE, CallerMetrics.NONE);
-    }
-
-    public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
-            CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
-            RequestBudget budget, CallerIdentity identity, CallerMetrics callers) {
+            RequestBudget budget, AccessControl access, CallerIdentity identity, CallerMetrics callers) {
         this.identity = identity;
         this.callers = callers;
+        this.access = access;
+        this.refusals = new CallerRefusals(metrics, this::refuseNamingId);
         this.tracing = tracing;
         this.egress = egress;
         // the server's one budget (settings.maxRequestBytesInFlight), which every other route's bodies count against too
@@ -156,6 +157,11 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (agent == null) {
             return;
         }
+        Grants.Decision granted = access.grants().call(caller, agent, STREAM_METHOD);
+        if (!granted.allowed()) {
+            refusals.forbidden(request, agent, caller, null, granted, span, false);
+            return;
+        }
         callers.count(caller, agent.id());
         if (declaredLength(request) > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
@@ -165,11 +171,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                     GatewayException.Kind.REQUEST), 200, false);
             return;
         }
-        metrics.watchInFlight(agent.id());
-        ConcurrencyLimiter limiter = registry.limiter(agent.id());
-        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        CallSlots permit = slots(request, agent, caller, granted, span);
         if (permit == null) {
-            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
             return;
         }
         String id = "stream-" + UUID.randomUUID();
@@ -256,8 +259,16 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (agent == null) {
             return;
         }
+        // one snapshot of the policies for the whole call: a reload swaps them between calls, never within one
+        Grants grants = access.grants();
+        Grants.Decision granted = grants.agent(caller, agent);
+        if (!granted.allowed()) {
+            // no method of this agent is granted: refused before a byte of the body is read
+            refusals.forbidden(request, agent, caller, null, granted, span, true);
+            return;
+        }
         callers.count(caller, agent.id());
-        if (!isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
+        if (!JsonContentType.is(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
             refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
@@ -271,11 +282,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             tooLarge(request, settings.maxRequestBytes(), span);
             return;
         }
-        metrics.watchInFlight(agent.id());
-        ConcurrencyLimiter limiter = registry.limiter(agent.id());
-        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        CallSlots permit = slots(request, agent, caller, granted, span);
         if (permit == null) {
-            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
             return;
         }
         RequestBudget.Reservation bytes = budget.open();
@@ -285,11 +293,11 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         readBody(request, agent, declared, permit, bytes, span,
-                body -> dispatch(request, agent, caller, body, permit, bytes, started, span));
+                body -> dispatch(request, agent, caller, grants, body, permit, bytes, started, span));
     }
 
-    private void dispatch(HttpServerRequest request, RegisteredAgent agent, Caller caller, Buffer body,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started, GatewaySpan span) {
+    private void dispatch(HttpServerRequest request, RegisteredAgent agent, Caller caller, Grants grants, Buffer body,
+            CallSlots permit, RequestBudget.Reservation bytes, long started, GatewaySpan span) {
         RoutingFields fields;
         try {
             fields = RoutingFields.parse(body);
@@ -301,6 +309,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             respondError(request.response(), e, 200, false);
             return;
         }
+        Grants.Decision granted = grants.call(caller, agent, fields.method());
+        if (!granted.allowed()) {
+            // the method needed the body; the agent has still not been contacted
+            permit.release();
+            bytes.release();
+            refusals.forbidden(request, agent, caller, fields, granted, span, false);
+            return;
+        }
         new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes,
                 out -> {
                     headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
@@ -308,6 +324,32 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                     span.propagate(out);
                 },
                 metrics, settings, started, span).caller(caller.id()).start();
+    }
+
+    /** The caller's rate limits, the agent's cap, the caller's cap: the call's places, or null when refused (answered). */
+    private CallSlots slots(HttpServerRequest request, RegisteredAgent agent, Caller caller, Grants.Decision granted,
+            GatewaySpan span) {
+        CallerLimits limits = access.limits();
+        CallerLimits.Limited limited = limits.take(caller.id(), agent.id(), granted.rate());
+        if (limited != null) {
+            refusals.rateLimited(request, agent, caller, granted, limited, span);
+            return null;
+        }
+        metrics.watchInFlight(agent.id());
+        ConcurrencyLimiter limiter = registry.limiter(agent.id());
+        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        if (permit == null) {
+            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
+            return null;
+        }
+        CallerLimits.Slot slot = limits.acquire(caller.id());
+        if (slot == null) {
+            permit.release();
+            refusals.rateLimited(request, agent, caller, granted,
+                    new CallerLimits.Limited(CallerLimits.Limit.CALLER_CONCURRENCY, 1), span);
+            return null;
+        }
+        return new CallSlots(permit, slot);
     }
 
     private void busy(HttpServerRequest request, RegisteredAgent agent, String message, GatewaySpan span) {
@@ -322,7 +364,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      * {@value #ID_PEEK_BYTES} bytes, inside the byte budget) is read only to find its id. A larger one, or
      * one the budget has no room for, is not read, and the error's id is null.
      */
-    private void refuseNamingId(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
+    void refuseNamingId(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
         long declared = declaredLength(request);
         RequestBudget.Reservation bytes = budget.open();
         if (request.isEnded() || declared > ID_PEEK_BYTES || (declared > 0 && !bytes.grow(declared))) {
@@ -374,7 +416,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      * Answers a call whose body was not read. Its connection is closed after the answer (when the body
      * has not all arrived yet): reading the rest only to throw it away is what we refuse to do.
      */
-    private static void refuseUnread(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
+    static void refuseUnread(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
         if (!request.isEnded()) {
             request.response().putHeader("Connection", "close");
         }
@@ -387,7 +429,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      * too large, over the budget, the caller gone.
      */
     private void readBody(HttpServerRequest request, RegisteredAgent agent, long declared,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
+            CallSlots permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
         long limit = settings.maxRequestBytes();
         boolean countChunks = declared < 0;
         BodyCollector body = new BodyCollector(declared);
@@ -470,17 +512,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             response.putHeader("Retry-After", "1");
         }
         response.end(GatewayErrors.body(e));
-    }
-
-    private static boolean isJson(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        if (contentType.equalsIgnoreCase("application/json")) {
-            return true; // nearly every call: no split, no lower-casing
-        }
-        String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-        return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */

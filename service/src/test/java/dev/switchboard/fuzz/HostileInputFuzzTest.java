@@ -268,6 +268,13 @@ class HostileInputFuzzTest {
                   chat: {platform: web, channels: [echo]}
                   identity: {userId: fuzz-bot}
                 ---
+                apiVersion: switchboard.dev/v1
+                kind: AccessPolicy
+                metadata: {name: fuzzer-everything}
+                spec:
+                  subjects: [{apiKey: fuzzer}, {claim: groups, values: [fuzz]}]
+                  methods: ["*"]
+                ---
                 apiVersion: v1
                 kind: Secret
                 metadata: {name: fuzz-slack}

@@ -74,7 +74,7 @@ class JwtCallersTest {
     static dev.switchboard.config.AgentBackendSpec withForwarding(String name, String url,
             RegisteredAgent.CallerForwarding forwarding) {
         return new dev.switchboard.config.AgentBackendSpec(name, "default", url, dev.switchboard.bridge.engine.Dialect.A2A, null, null, null, Map.of(), null,
-                AgentLimits.DEFAULTS, List.of(), forwarding);
+                AgentLimits.DEFAULTS, List.of(), forwarding, Map.of());
     }
 
     @AfterAll

@@ -58,6 +58,7 @@ public final class Harness implements AutoCloseable {
     private List<CidrBlock> trustedProxies = List.of();
     private final List<AgentBackendSpec> backends = new ArrayList<>();
     private final Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
+    private final List<dev.switchboard.policy.AccessPolicySpec> policies = new ArrayList<>();
 
     public Harness(Path dir) {
         this.dir = dir;
@@ -89,6 +90,12 @@ public final class Harness implements AutoCloseable {
 
     public Harness backend(AgentBackendSpec spec) {
         backends.add(spec);
+        return this;
+    }
+
+    /** An AccessPolicy: with any, the gateway refuses what none grants. */
+    public Harness policy(dev.switchboard.policy.AccessPolicySpec policy) {
+        policies.add(policy);
         return this;
     }
 
@@ -184,7 +191,7 @@ public final class Harness implements AutoCloseable {
                 : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
                         BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());
         return SwitchboardConfig.empty().withServer(server).withBackends(List.copyOf(backends))
-                .withSecrets(Map.copyOf(secrets)).withBridge(bridge);
+                .withSecrets(Map.copyOf(secrets)).withBridge(bridge).withPolicies(List.copyOf(policies));
     }
 
     public static AgentBackendSpec spec(String name, String url, AgentLimits limits, Map<String, String> headers,
