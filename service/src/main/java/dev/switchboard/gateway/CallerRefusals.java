@@ -48,9 +48,9 @@ final class CallerRefusals {
         if (bodyUnread) {
             refuse.refuse(request, e, 403, false);
         } else if (fields == null) {
-            GatewayHandler.refuseUnread(request, e, 403, false);
+            GatewayReplies.unread(request, e, 403, false);
         } else {
-            GatewayHandler.respondError(request.response(), e, 403, false);
+            GatewayReplies.error(request.response(), e, 403, false);
         }
     }
 

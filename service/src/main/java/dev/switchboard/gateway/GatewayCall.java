@@ -430,7 +430,7 @@ final class GatewayCall implements AgentReply {
                 response.setStatusCode(204).end();
             }
         } else {
-            GatewayHandler.respondError(response, error, 200, false);
+            GatewayReplies.error(response, error, 200, false);
         }
         finish(outcome);
     }

@@ -46,7 +46,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     /** What a {@code GET …/stream} asks the agent for. */
     static final String STREAM_METHOD = "message/stream";
     /** The most of a refused call's body read to find its id. */
-    static final int ID_PEEK_BYTES = 64 * 1024;
     private static final String BUDGET_FULL = "server busy: the gateway holds its maximum of request bytes; retry shortly";
 
     private final Vertx vertx;
@@ -63,6 +62,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final CallerMetrics callers;
     private final AccessControl access;
     private final CallerRefusals refusals;
+    private final GatewayReplies replies;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
@@ -70,7 +70,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         this.identity = identity;
         this.callers = callers;
         this.access = access;
-        this.refusals = new CallerRefusals(metrics, this::refuseNamingId);
+        this.replies = new GatewayReplies(budget);
+        this.refusals = new CallerRefusals(metrics, replies::namingId);
         this.tracing = tracing;
         this.egress = egress;
         // the server's one budget (settings.maxRequestBytesInFlight), which every other route's bodies count against too
@@ -145,7 +146,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             // a page on another site may not start a call with a GET it needs no preflight for (a POST needs one)
             metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
             span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 403);
-            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, crossSite,
+            GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, crossSite,
                     GatewayException.Kind.REQUEST), 403, false);
             return;
         }
@@ -166,7 +167,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (declaredLength(request) > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+            GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: GET /a2a/" + agent.id() + "/stream takes no body (POST message/stream to send one)",
                     GatewayException.Kind.REQUEST), 200, false);
             return;
@@ -220,7 +221,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                 .setStatusCode(401)
                 .putHeader("WWW-Authenticate", challenge)
                 .putHeader("Content-Type", "application/json");
-        refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, message,
+        GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, message,
                 GatewayException.Kind.REQUEST), 401, false);
     }
 
@@ -236,14 +237,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (!AgentIds.isValid(agentId)) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            refuseNamingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+            replies.namingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
                     GatewayException.Kind.REQUEST), 200, false);
             return null;
         }
         metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
         span.end("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, 200);
-        refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
+        replies.namingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
                 "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
         return null;
     }
@@ -271,7 +272,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (!JsonContentType.is(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
+            GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
                     "parse error: Content-Type must be application/json, got "
                             + Optional.ofNullable(request.getHeader(HttpHeaders.CONTENT_TYPE)).orElse("none"),
                     GatewayException.Kind.REQUEST), 200, false);
@@ -306,7 +307,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             bytes.release();
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            respondError(request.response(), e, 200, false);
+            GatewayReplies.error(request.response(), e, 200, false);
             return;
         }
         Grants.Decision granted = grants.call(caller, agent, fields.method());
@@ -355,72 +356,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private void busy(HttpServerRequest request, RegisteredAgent agent, String message, GatewaySpan span) {
         metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
         span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
-        refuseNamingId(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
+        replies.namingId(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
                 GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
-    }
-
-    /**
-     * A refusal that names the request's id, as JSON-RPC asks and callers match on: a small body (up to
-     * {@value #ID_PEEK_BYTES} bytes, inside the byte budget) is read only to find its id. A larger one, or
-     * one the budget has no room for, is not read, and the error's id is null.
-     */
-    void refuseNamingId(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
-        long declared = declaredLength(request);
-        RequestBudget.Reservation bytes = budget.open();
-        if (request.isEnded() || declared > ID_PEEK_BYTES || (declared > 0 && !bytes.grow(declared))) {
-            bytes.release();
-            refuseUnread(request, e, status, retryAfter);
-            return;
-        }
-        Buffer body = Buffer.buffer();
-        boolean[] done = {false};
-        request.handler(chunk -> {
-            if (done[0]) {
-                return;
-            }
-            if (body.length() + chunk.length() > ID_PEEK_BYTES || (declared < 0 && !bytes.grow(chunk.length()))) {
-                done[0] = true;
-                bytes.release();
-                refuseUnread(request, e, status, retryAfter);
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        request.endHandler(v -> {
-            if (!done[0]) {
-                done[0] = true;
-                bytes.release();
-                respondError(request.response(), new GatewayException(idOf(body), e.code(), e.getMessage(), e.kind()),
-                        status, retryAfter);
-            }
-        });
-        request.exceptionHandler(x -> {
-            if (!done[0]) {
-                done[0] = true;
-                bytes.release();
-            }
-        });
-        request.resume();
-    }
-
-    /** The id of a JSON-RPC request, or null when the body has none that can be read. */
-    private static com.fasterxml.jackson.databind.JsonNode idOf(Buffer body) {
-        try {
-            return RoutingFields.parse(body.getBytes()).id();
-        } catch (GatewayException invalid) {
-            return invalid.id();
-        }
-    }
-
-    /**
-     * Answers a call whose body was not read. Its connection is closed after the answer (when the body
-     * has not all arrived yet): reading the rest only to throw it away is what we refuse to do.
-     */
-    static void refuseUnread(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
-        if (!request.isEnded()) {
-            request.response().putHeader("Connection", "close");
-        }
-        respondError(request.response(), e, status, retryAfter);
     }
 
     /**
@@ -453,7 +390,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                 // part of the body is gone already: no id can be found in the rest, and it is not read
                 metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
                 span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
-                refuseUnread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, BUDGET_FULL,
+                GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, BUDGET_FULL,
                         GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
                 return;
             }
@@ -485,7 +422,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         HttpServerResponse response = request.response();
         if (!response.ended()) {
             response.setStatusCode(413).putHeader("Connection", "close");
-            respondError(response, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+            GatewayReplies.error(response, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: body larger than " + limit + " bytes", GatewayException.Kind.REQUEST), 413, false);
         }
     }
@@ -499,19 +436,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /** {@code POST /a2a} without an agent id. */
     public static void missingAgentId(RoutingContext ctx) {
-        respondError(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+        GatewayReplies.error(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                 "invalid request: missing agent id: POST to /a2a/{agentId}", GatewayException.Kind.REQUEST), 200, false);
-    }
-
-    static void respondError(HttpServerResponse response, GatewayException e, int status, boolean retryAfter) {
-        if (response.ended() || response.closed()) {
-            return;
-        }
-        response.setStatusCode(status).putHeader("Content-Type", "application/json");
-        if (retryAfter) {
-            response.putHeader("Retry-After", "1");
-        }
-        response.end(GatewayErrors.body(e));
     }
 
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */
