@@ -62,6 +62,8 @@ class ArchitectureTest {
             // the MCP door: every registered agent as MCP tools (issue 25)
             Map.entry("mcp", 4),
             Map.entry("registry", 3),
+            // AccessPolicy grants and per-caller limits: decided over the caller (auth) and the registered agent
+            Map.entry("policy", 3),
             Map.entry("store", 3),
             Map.entry("client", 3),
             Map.entry("auth", 2),
@@ -85,7 +87,9 @@ class ArchitectureTest {
             // the MCP door calls agents under the gateway's rules: its egress check, timeout chain and cross-site test
             "mcp -> gateway",
             // the SQL implementation of the registry's RegistrationStore
-            "store -> registry");
+            "store -> registry",
+            // a grant is decided on a RegisteredAgent (its id, origin and skills); the registry asks the app, not policy
+            "policy -> registry");
 
     /**
      * The service module's own classes folder (or jar): with the whole reactor on the class path, a package scan

@@ -75,6 +75,7 @@ final class Routes {
 
         t.get("/.well-known/agent-card.json", f.cards()::platformCard);
         t.get("/a2a/:agentId/.well-known/agent-card.json", f.cards()::agentCard);
+        t.get("/.well-known/jwks.json", f.gateway().identity()::jwks);
 
         // what the bypass leaves to the router: ids with escapes, and every refusal of a wrong method or path
         t.post("/a2a/:agentId", f.gateway());

@@ -1,6 +1,11 @@
 package dev.switchboard.app;
 
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.gateway.CallerIdentity;
+import dev.switchboard.gateway.CallerMetrics;
+import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.CallerLimits;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.bridge.Scheduler;
@@ -84,6 +89,8 @@ public final class SwitchboardApp {
     /** Server.spec.ops.listen's listener (/metrics and the probes); null when the metrics are on the main port */
     private SwitchboardServer opsServer;
     private long expiryTimer = -1;
+    /** The AccessPolicies in force and the callers' limits; {@link #apply} swaps the policies */
+    private AccessControl access;
     /** PostgreSQL: the registry's change notifications from the other replicas; null on SQLite. */
     private RegistryNotifications registryNotifications;
 
@@ -216,11 +223,13 @@ public final class SwitchboardApp {
         // for card fetches; relayed calls go through the gateway's own connections, one pool per event loop
         HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
         AgentConnections upstream = new AgentConnections(vertx);
-        CallerAuth auth = new CallerAuth(config.server().apiKeys());
+        CallerAuth auth = new CallerAuth(config.server().apiKeys(), CallerAuthBuilder.jwt(vertx, config, clock));
+        AccessControl access = new AccessControl(grants(config),
+                new CallerLimits(config.server().gateway().callerLimits(), System::nanoTime));
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
         Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
         CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq);
+                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq).access(access);
         LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
         WebChatPlatform webChat = new WebChatPlatform();
         SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
@@ -231,8 +240,10 @@ public final class SwitchboardApp {
         Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
+        CallerMetrics callerMetrics = new CallerMetrics(meters);
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
+            callerMetrics.forget(id);
             cards.forget(id);
         });
         McpSettings mcpSettings = config.server().mcp();
@@ -242,11 +253,15 @@ public final class SwitchboardApp {
                 Duration.ofSeconds(AgentLimits.DEFAULTS.defaultTimeoutSeconds())) : null;
         GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
-                tracing, server.requestBudget());
+                tracing, server.requestBudget(), access, new CallerIdentity(CallerAuthBuilder.signer(config, clock)),
+                callerMetrics);
         Routes.Features features = new Routes.Features(readiness, meters,
                 MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
                 new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
-                        cards::invalidate).bareList(kubemq),
+                        cards::invalidate).bareList(kubemq).visibleTo(caller -> {
+                            Grants grants = access.grants();
+                            return grants.open() ? a -> true : a -> grants.mayCall(caller, a);
+                        }),
                 cards, gateway,
                 new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(), bindings::specs,
                         id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
@@ -267,6 +282,7 @@ public final class SwitchboardApp {
         }
         app.routes = routes;
         app.mcp = mcp;
+        app.access = access;
         app.server = server;
         app.opsServer = opsServer;
         starting.serve(router, Routes.bypass(gateway));
@@ -279,6 +295,10 @@ public final class SwitchboardApp {
             started.met();
             return app;
         }).onFailure(e -> app.close());
+    }
+
+    private static Grants grants(SwitchboardConfig config) {
+        return Grants.of(config.policies(), config.backendLabels());
     }
 
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
@@ -308,6 +328,7 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
+        access.replace(grants(live));
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();

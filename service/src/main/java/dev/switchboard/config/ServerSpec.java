@@ -51,10 +51,12 @@ public record ServerSpec(
         Compat compat,
         OpsListen ops,
         List<String> hostNames,
-        dev.switchboard.mcp.McpSettings mcp) {
+        dev.switchboard.mcp.McpSettings mcp,
+        AuthSettings auth) {
 
     public ServerSpec {
         mcp = mcp == null ? dev.switchboard.mcp.McpSettings.DEFAULTS : mcp;
+        auth = auth == null ? AuthSettings.DEFAULTS : auth;
         tracing = tracing == null ? TracingSettings.OFF : tracing;
         compat = compat == null ? Compat.NONE : compat;
         hostNames = hostNames == null ? List.of() : List.copyOf(hostNames);
@@ -68,7 +70,7 @@ public record ServerSpec(
         return new ServerSpec(DEFAULT_HOST, 8080, "sqlite:./data/switchboard.db", null, List.of(),
                 DEFAULT_CALLER_ID_HEADER, Duration.ofSeconds(90), GatewaySettings.DEFAULTS, false, null,
                 HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS, null, TracingSettings.OFF, Compat.NONE, null, List.of(),
-                dev.switchboard.mcp.McpSettings.DEFAULTS);
+                dev.switchboard.mcp.McpSettings.DEFAULTS, AuthSettings.DEFAULTS);
     }
 
     /** This spec's values in a builder, to change several at once. */
@@ -129,6 +131,10 @@ public record ServerSpec(
         return toBuilder().tracing(newTracing).build();
     }
 
+    public ServerSpec withAuth(AuthSettings newAuth) {
+        return toBuilder().auth(newAuth).build();
+    }
+
     public ServerSpec withOps(OpsListen newOps) {
         return toBuilder().ops(newOps).build();
     }
@@ -186,6 +192,7 @@ public record ServerSpec(
         private OpsListen ops;
         private List<String> hostNames;
         private dev.switchboard.mcp.McpSettings mcp;
+        private AuthSettings auth;
 
         private Builder(ServerSpec s) {
             host = s.host;
@@ -206,6 +213,7 @@ public record ServerSpec(
             ops = s.ops;
             hostNames = s.hostNames;
             mcp = s.mcp;
+            auth = s.auth;
         }
 
         public Builder mcp(dev.switchboard.mcp.McpSettings v) {
@@ -298,9 +306,14 @@ public record ServerSpec(
             return this;
         }
 
+        public Builder auth(AuthSettings v) {
+            auth = v;
+            return this;
+        }
+
         public ServerSpec build() {
             return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                    insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames, mcp);
+                    insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames, mcp, auth);
         }
     }
 }

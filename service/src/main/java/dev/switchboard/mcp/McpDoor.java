@@ -3,6 +3,7 @@ package dev.switchboard.mcp;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.auth.Caller;
+import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.client.A2aAgentClient;
 import dev.switchboard.gateway.CrossSiteRequest;
@@ -123,14 +124,27 @@ public final class McpDoor {
             McpErrors.http(ctx.response(), 403, null, McpSchema.ErrorCodes.INVALID_REQUEST, crossSite);
             return;
         }
-        Caller caller = auth.callerOrNull(ctx.request());
-        if (caller == null) {
-            ctx.response().putHeader("WWW-Authenticate", "Bearer");
-            McpErrors.http(ctx.response(), 401, null, McpSchema.ErrorCodes.INVALID_REQUEST,
-                    "unauthorized: send a valid API key as Authorization: Bearer <key>");
+        io.vertx.core.Future<Caller> caller = auth.authenticate(ctx.request());
+        if (caller.isComplete()) {
+            admit(ctx, caller);
             return;
         }
-        ctx.put(StreamableHttp.CALLER, caller);
+        // a token whose issuer's keys are being fetched again: go on on this request's own context when they are
+        ctx.request().pause();
+        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+        caller.onComplete(done -> context.runOnContext(v -> admit(ctx, caller)));
+    }
+
+    private static void admit(RoutingContext ctx, io.vertx.core.Future<Caller> caller) {
+        if (caller.failed()) {
+            ctx.response().putHeader("WWW-Authenticate",
+                    caller.cause() instanceof Unauthorized u ? u.challenge() : "Bearer");
+            McpErrors.http(ctx.response(), 401, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    caller.cause() instanceof Unauthorized u ? u.getMessage()
+                            : "unauthorized: send a valid API key or token as Authorization: Bearer <key>");
+            return;
+        }
+        ctx.put(StreamableHttp.CALLER, caller.result());
         ctx.next();
     }
 

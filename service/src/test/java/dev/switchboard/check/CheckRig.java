@@ -2,6 +2,7 @@ package dev.switchboard.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -54,7 +55,7 @@ final class CheckRig {
         router.route("/agents/default/sre/*").subRouter(TestAgent.router(vertx, options, url + "/agents/default/sre",
                 recorder));
         try {
-            return Checker.run(vertx, new CheckRequest(url, "kagent-v1", "default", "sre", null, null, null, QUICK));
+            return Checker.run(vertx, new CheckRequest(url, Dialect.KAGENT_V1, "default", "sre", null, null, null, QUICK));
         } finally {
             await(server.close());
         }

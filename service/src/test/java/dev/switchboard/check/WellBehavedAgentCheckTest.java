@@ -3,6 +3,7 @@ package dev.switchboard.check;
 import static dev.switchboard.check.CheckRig.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
@@ -76,7 +77,7 @@ class WellBehavedAgentCheckTest {
     void theCheckSendsTheTokenAndHeadersOnEveryCallAndLeavesNoTaskRunning() throws Exception {
         TestAgent agent = CheckRig.await(TestAgent.start(vertx, wellBehaved(), 0));
         try {
-            CheckReport report = Checker.run(vertx, new CheckRequest(agent.url(), "a2a", null, null,
+            CheckReport report = Checker.run(vertx, new CheckRequest(agent.url(), Dialect.A2A, null, null,
                     java.util.Map.of("X-Team", "blue", "Authorization", "Basic old"), "s3cret", null, CheckRig.QUICK));
             assertThat(report.exitCode()).as(report.text()).isZero();
             List<RecordedRequest> requests = agent.recorder().requests();

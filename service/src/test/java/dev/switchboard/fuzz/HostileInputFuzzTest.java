@@ -143,7 +143,7 @@ class HostileInputFuzzTest {
         long from = Long.getLong("fuzz.from", 0L);
         int concurrency = Integer.getInteger("fuzz.concurrency", 24);
         java.util.Set<Target> targets = java.util.Arrays.stream(System.getProperty("fuzz.targets",
-                "GATEWAY,REGISTRY,CARD,CHAT,SLACK,TRIGGER,HOST,STALL,RAW,MCP").split(",")).map(String::trim).map(Target::valueOf)
+                "GATEWAY,REGISTRY,CARD,CHAT,SLACK,TRIGGER,HOST,STALL,RAW,JWT,MCP").split(",")).map(String::trim).map(Target::valueOf)
                 .collect(java.util.stream.Collectors.toCollection(() -> java.util.EnumSet.noneOf(Target.class)));
         System.out.printf("fuzz: seed %d, %d inputs from #%d, %d in flight (replay: -Dfuzz.seed=%d)%n", seed, count, from,
                 concurrency, seed);
@@ -227,6 +227,7 @@ class HostileInputFuzzTest {
                   store: sqlite:%s
                   adminToken: %s
                   apiKeys: [{name: fuzzer, key: %s}]
+                  auth: {jwt: [{issuer: "https://fuzz.idp/", audiences: [fuzz], jwks: '__JWKS__'}]}
                   registrationTtl: 30s
                   gateway: {maxRequestBytes: 262144, keepaliveInterval: 1s, connectTimeout: 2s}
                   http: {bodyReadTimeout: 2s}
@@ -267,6 +268,13 @@ class HostileInputFuzzTest {
                   backendRef: {name: echo}
                   chat: {platform: web, channels: [echo]}
                   identity: {userId: fuzz-bot}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: AccessPolicy
+                metadata: {name: fuzzer-everything}
+                spec:
+                  subjects: [{apiKey: fuzzer}, {claim: groups, values: [fuzz]}]
+                  methods: ["*"]
                 ---
                 apiVersion: v1
                 kind: Secret
@@ -338,7 +346,7 @@ class HostileInputFuzzTest {
                 HostileAgent.MAX_RESPONSE_BYTES, echo.url(), SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SlackInputs.LIVE_SECRET,
                 SlackInputs.DEAD_SECRET, TriggerInputs.TOKEN, slack.apiUrl(), SlackInputs.LIVE_CHANNEL,
                 SlackInputs.DEAD_CHANNEL);
-        app = SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml, "fuzz.yaml")).await();
+        app = SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml.replace("__JWKS__", JwtInputs.JWKS), "fuzz.yaml")).await();
         McpInputs.session = mcpSession(app.baseUrl());
         client = clientVertx.createHttpClient(new HttpClientOptions().setKeepAlive(false).setMaxInitialLineLength(65536)
                 .setMaxHeaderSize(65536).setIdleTimeout(TIMEOUT_MILLIS).setIdleTimeoutUnit(TimeUnit.MILLISECONDS),

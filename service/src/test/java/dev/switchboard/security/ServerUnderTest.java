@@ -1,6 +1,7 @@
 package dev.switchboard.security;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.HttpLimits;
@@ -35,7 +36,7 @@ final class ServerUnderTest {
     }
 
     static BindingSpec webBinding(String backend) {
-        return new BindingSpec("web-" + backend, backend, "web", List.of(backend), "switchboard", null, true,
+        return new BindingSpec("web-" + backend, backend, Platform.WEB, List.of(backend), "switchboard", null, true,
                 Duration.ofHours(1));
     }
 

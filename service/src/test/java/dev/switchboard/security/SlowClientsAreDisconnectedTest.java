@@ -3,6 +3,7 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.HttpLimits;
 import dev.switchboard.gateway.support.Wait;
@@ -47,7 +48,7 @@ class SlowClientsAreDisconnectedTest {
     @BeforeEach
     void start() {
         agent = Wait.on(TestAgent.start(vertx, TestAgentOptions.echo("slowpoke"), 0));
-        AgentBackendSpec backend = new AgentBackendSpec("slowpoke", "default", agent.url(), AgentBackendSpec.DIALECT_A2A,
+        AgentBackendSpec backend = new AgentBackendSpec("slowpoke", "default", agent.url(), Dialect.A2A,
                 null, null, null, Map.of(), null, AgentLimits.DEFAULTS, List.of());
         HttpLimits tight = new HttpLimits(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), 10_000);
         app = ServerUnderTest.started(vertx, ServerUnderTest.config(

@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.config.ServerSpec;
@@ -44,7 +45,7 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
     }
 
     private static final AgentBackendSpec ECHO = new AgentBackendSpec("echo", "default", "http://127.0.0.1:9/",
-            AgentBackendSpec.DIALECT_A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS, List.of());
+            Dialect.A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS, List.of());
 
     @Test
     void aFreshInstallListensOnLoopbackOnly() {
