@@ -20,7 +20,6 @@ import dev.switchboard.gateway.GatewayHandler;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
-import dev.switchboard.mcp.McpAccess;
 import dev.switchboard.mcp.McpDoor;
 import dev.switchboard.mcp.McpSettings;
 import dev.switchboard.registry.AgentLimits;
@@ -247,8 +246,8 @@ public final class SwitchboardApp {
             cards.forget(id);
         });
         McpSettings mcpSettings = config.server().mcp();
-        // the third door (issue 25); McpAccess.ALL until callers get grants
-        McpDoor mcp = mcpSettings.enabled() ? McpDoor.create(vertx, registry, auth, McpAccess.ALL, mcpSettings, egress,
+        // the third door: the gateway's callers, grants and agents as MCP tools
+        McpDoor mcp = mcpSettings.enabled() ? McpDoor.create(vertx, registry, auth, new McpGrants(access), mcpSettings, egress,
                 config.server().callerIdHeader(), tracing, meters, Version.current(),
                 Duration.ofSeconds(AgentLimits.DEFAULTS.defaultTimeoutSeconds())) : null;
         GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,

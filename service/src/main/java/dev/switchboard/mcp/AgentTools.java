@@ -161,6 +161,10 @@ final class AgentTools {
         if (agent == null) {
             return notFound(label, agentId, started);
         }
+        String refused = access.refusal(caller(x), agent, "message/send");
+        if (refused != null) {
+            return forbidden(label, agent, refused, started);
+        }
         Object token = r.meta() == null ? null : r.meta().get("progressToken");
         AgentCalls.Progress progress = token == null ? AgentCalls.Progress.NONE : progress(x, token);
         return calls.send(label, caller(x), agent, AgentCalls.message(text, contextId, taskId), timeout, progress);
@@ -193,6 +197,10 @@ final class AgentTools {
         if (agent == null) {
             return notFound(tool, agentId, started);
         }
+        String refused = access.refusal(caller(x), agent, cancel ? "tasks/cancel" : "tasks/get");
+        if (refused != null) {
+            return forbidden(tool, agent, refused, started);
+        }
         return cancel ? calls.cancelTask(tool, caller(x), agent, taskId) : calls.getTask(tool, caller(x), agent, taskId);
     }
 
@@ -220,6 +228,11 @@ final class AgentTools {
         metrics.record(tool, null, McpMetrics.Outcome.NOT_FOUND, System.nanoTime() - started);
         String shown = agentId.length() > 80 ? agentId.substring(0, 80) + "…" : agentId;
         return Mono.just(AgentCalls.error(null, "agent not found: " + shown + " (list_agents names the agents you can call)"));
+    }
+
+    private Mono<McpSchema.CallToolResult> forbidden(String tool, RegisteredAgent agent, String refusal, long started) {
+        metrics.record(tool, agent.id(), McpMetrics.Outcome.FORBIDDEN, System.nanoTime() - started);
+        return Mono.just(AgentCalls.error(null, refusal));
     }
 
     static Caller caller(McpAsyncServerExchange x) {

@@ -6,8 +6,8 @@ import dev.switchboard.registry.RegisteredAgent;
 /**
  * The one place the MCP door asks which agents a caller may see and call: {@code list_agents}, the per-skill tools a
  * caller is shown, and every call ({@code send_message}, {@code get_task}, {@code cancel_task}, per-skill tools) go
- * through it. Today every authenticated caller may use every agent ({@link #ALL}), as on the gateway; grants per
- * caller plug in here.
+ * through it: the gateway's AccessPolicy grants when there are any, every agent to every authenticated caller when
+ * there are none ({@link #ALL}).
  */
 public interface McpAccess {
 
@@ -16,4 +16,12 @@ public interface McpAccess {
 
     /** Whether {@code caller} may see and call {@code agent}; an agent it may not is, to it, an unknown agent. */
     boolean mayUse(Caller caller, RegisteredAgent agent);
+
+    /**
+     * Why {@code caller} may not call the A2A {@code method} (0.3 name) on an agent it may use, or null when it may: a
+     * grant can name some methods of an agent and not others.
+     */
+    default String refusal(Caller caller, RegisteredAgent agent, String method) {
+        return null;
+    }
 }

@@ -22,6 +22,7 @@ final class McpMetrics {
         INPUT_REQUIRED(false),
         BAD_ARGUMENTS(false),
         NOT_FOUND(false),
+        FORBIDDEN(false),
         BUSY(true),
         TIMEOUT(true),
         AGENT_ERROR(true),
