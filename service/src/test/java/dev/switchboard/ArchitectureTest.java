@@ -59,7 +59,11 @@ class ArchitectureTest {
             Map.entry("ops", 4),
             // alert triggers: an endpoint that starts turns with no person
             Map.entry("trigger", 4),
+            // the MCP door: every registered agent as MCP tools (issue 25)
+            Map.entry("mcp", 4),
             Map.entry("registry", 3),
+            // AccessPolicy grants and per-caller limits: decided over the caller (auth) and the registered agent
+            Map.entry("policy", 3),
             Map.entry("store", 3),
             Map.entry("client", 3),
             Map.entry("auth", 2),
@@ -80,8 +84,12 @@ class ArchitectureTest {
             "chat.slack -> bridge",
             // a trigger hands its turns to the bridge's SessionDriver and writes them with its UntrustedData blocks
             "trigger -> bridge",
+            // the MCP door calls agents under the gateway's rules: its egress check, timeout chain and cross-site test
+            "mcp -> gateway",
             // the SQL implementation of the registry's RegistrationStore
-            "store -> registry");
+            "store -> registry",
+            // a grant is decided on a RegisteredAgent (its id, origin and skills); the registry asks the app, not policy
+            "policy -> registry");
 
     /**
      * The service module's own classes folder (or jar): with the whole reactor on the class path, a package scan

@@ -1,6 +1,7 @@
 package dev.switchboard.demo;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
@@ -59,7 +60,7 @@ public final class DemoAgents {
      */
     public static Future<SwitchboardApp> startDemo(Vertx vertx, String host, int port, String store, boolean insecure) {
         // C1: a web channel per demo agent, named after it, so a newcomer chats within seconds
-        List<BindingSpec> bindings = AGENTS.stream().map(a -> new BindingSpec("web-" + a.name(), a.name(), "web",
+        List<BindingSpec> bindings = AGENTS.stream().map(a -> new BindingSpec("web-" + a.name(), a.name(), Platform.WEB,
                 List.of(a.name()), "demo-user", null, true, Duration.ofHours(1))).toList();
         SwitchboardConfig config = SwitchboardConfig.empty()
                 .withServer(ServerSpec.defaults().withListen(host, port).withStore(store).withInsecure(insecure))

@@ -2,6 +2,7 @@ package dev.switchboard.app;
 
 import dev.switchboard.bridge.Binding;
 import dev.switchboard.bridge.BindingRuntime;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.SwitchboardConfig;
@@ -29,7 +30,7 @@ final class Bindings {
     static Binding binding(BindingSpec b, AgentBackendSpec backend) {
         return new Binding(b.name(), b.backendRef(), b.platform(), b.app(), b.channels(), b.userId(), b.questionsAllowed(),
                 b.questionTimeout(),
-                backend == null ? Binding.DIALECT_A2A : backend.dialect(),
+                backend == null ? Dialect.A2A : backend.dialect(),
                 backend == null ? "default" : backend.agentRefNamespace(),
                 backend == null ? b.backendRef() : backend.agentRefName(),
                 b.approvers());

@@ -37,7 +37,7 @@ final class ConfiguredAgents {
         }
         return new RegisteredAgent(b.name(), b.name(), b.url(), b.description() == null ? "" : b.description(), "",
                 b.skills(), List.of("text/plain"), List.of("text/plain"), List.of(), headers, b.limits(),
-                AgentOrigin.CONFIG, now, now);
+                AgentOrigin.CONFIG, now, now, b.callerForwarding());
     }
 
     /**
@@ -71,6 +71,7 @@ final class ConfiguredAgents {
     /** Same endpoint, headers (credentials included), description, skills and limits: nothing to re-fetch. */
     private static boolean sameAgent(RegisteredAgent a, RegisteredAgent b) {
         return a.url().equals(b.url()) && a.headers().equals(b.headers()) && a.description().equals(b.description())
-                && a.skills().equals(b.skills()) && Objects.equals(a.limits(), b.limits());
+                && a.skills().equals(b.skills()) && Objects.equals(a.limits(), b.limits())
+                && a.callerForwarding() == b.callerForwarding();
     }
 }

@@ -1,5 +1,6 @@
 package dev.switchboard.app;
 
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.config.ServerSpec;
@@ -30,7 +31,7 @@ public final class Exposure {
         if (s.adminToken() == null) {
             missing.add("Server.spec.adminToken (registry writes)");
         }
-        boolean webChat = config.bindings().stream().map(BindingSpec::platform).anyMatch("web"::equals);
+        boolean webChat = config.bindings().stream().map(BindingSpec::platform).anyMatch(Platform.WEB::equals);
         if (webChat && s.apiKeys().isEmpty() && config.bridge().webChat().proxies().isEmpty()) {
             missing.add("a web-chat identity: Server.spec.apiKeys or Server.spec.webChat.trustedProxies");
         }

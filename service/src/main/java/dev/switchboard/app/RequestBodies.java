@@ -5,6 +5,7 @@ import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.JsonHttp;
 import dev.switchboard.http.RequestBudget;
+import dev.switchboard.mcp.McpSettings;
 import dev.switchboard.registry.RegistryRoutes;
 import dev.switchboard.trigger.TriggerRoutes;
 import io.vertx.core.Handler;
@@ -42,7 +43,9 @@ final class RequestBodies {
             new Limit("/slack/", SlackPlatform.MAX_BODY),
             new Limit("/agents/", RegistryRoutes.MAX_BODY),
             new Limit("/api/chat/", WebChatRoutes.MAX_BODY),
-            new Limit("/triggers/", TriggerRoutes.MAX_BODY));
+            new Limit("/triggers/", TriggerRoutes.MAX_BODY),
+            // the MCP door's bodies: a send's text (Server.spec.mcp.maxTextBytes) in its JSON-RPC envelope
+            new Limit("/mcp", McpSettings.DEFAULTS.maxBodyBytes()));
     /**
      * The router's bodies may hold at most 1/this of the budget: they are read before anyone knows who sent them, so
      * stalled ones from anyone could otherwise take it all, and a keyed gateway caller (whose body is reserved only

@@ -4,6 +4,7 @@ import dev.switchboard.chat.slack.SlackRoutes;
 import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.GatewayHandler;
+import dev.switchboard.mcp.McpDoor;
 import dev.switchboard.http.JsonHttp;
 import dev.switchboard.ops.HealthRoutes;
 import dev.switchboard.ops.MetricsAccess;
@@ -54,7 +55,8 @@ final class Routes {
 
     /** What the main port's table routes to, built by {@link SwitchboardApp}. */
     record Features(Readiness readiness, PrometheusMeterRegistry meters, MetricsAccess metrics, RegistryRoutes registry,
-            CardRoutes cards, GatewayHandler gateway, WebChatRoutes web, SlackRoutes slack, TriggerRoutes triggers) {}
+            CardRoutes cards, GatewayHandler gateway, WebChatRoutes web, SlackRoutes slack, TriggerRoutes triggers,
+            McpDoor mcp) {}
 
     private Routes() {}
 
@@ -73,6 +75,7 @@ final class Routes {
 
         t.get("/.well-known/agent-card.json", f.cards()::platformCard);
         t.get("/a2a/:agentId/.well-known/agent-card.json", f.cards()::agentCard);
+        t.get("/.well-known/jwks.json", f.gateway().identity()::jwks);
 
         // what the bypass leaves to the router: ids with escapes, and every refusal of a wrong method or path
         t.post("/a2a/:agentId", f.gateway());
@@ -80,6 +83,17 @@ final class Routes {
         t.any("/a2a/:agentId", GatewayHandler::wrongMethod);
         t.post("/a2a", GatewayHandler::missingAgentId);
         t.post("/a2a/", GatewayHandler::missingAgentId);
+
+        if (f.mcp() != null) {
+            // MCP's Streamable HTTP (issue 25): the guard (cross-site, caller) answers before the body is read
+            McpDoor mcp = f.mcp();
+            t.any("/mcp", mcp::guard);
+            t.post("/mcp", JsonHttp.bodyOf(mcp.maxBodyBytes()), mcp::post);
+            t.get("/mcp", mcp::get);
+            t.delete("/mcp", mcp::delete);
+            t.any("/mcp", McpDoor::wrongMethod);
+            t.failure("/mcp", mcp::failed);
+        }
 
         // the guard answers before a body is read; each POST's body handler comes after it
         Handler<RoutingContext> chatBody = JsonHttp.bodyOf(WebChatRoutes.MAX_BODY);

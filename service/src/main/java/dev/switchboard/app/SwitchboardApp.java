@@ -1,6 +1,11 @@
 package dev.switchboard.app;
 
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.gateway.CallerIdentity;
+import dev.switchboard.gateway.CallerMetrics;
+import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.CallerLimits;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.bridge.Scheduler;
@@ -15,6 +20,9 @@ import dev.switchboard.gateway.GatewayHandler;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.gateway.HeaderPolicy;
+import dev.switchboard.mcp.McpDoor;
+import dev.switchboard.mcp.McpSettings;
+import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.gateway.AgentConnections;
 import dev.switchboard.ops.MetricsAccess;
 import dev.switchboard.ops.Readiness;
@@ -72,12 +80,16 @@ public final class SwitchboardApp {
     private final AgentConnections upstream;
     /** {@link #apply} replaces what they run */
     private final Triggers triggers;
+    /** The MCP door; null when Server.spec.mcp.enabled is false. */
+    private McpDoor mcp;
     /** what the main port serves, in order */
     private List<Routes.Route> routes;
     private SwitchboardServer server;
     /** Server.spec.ops.listen's listener (/metrics and the probes); null when the metrics are on the main port */
     private SwitchboardServer opsServer;
     private long expiryTimer = -1;
+    /** The AccessPolicies in force and the callers' limits; {@link #apply} swaps the policies */
+    private AccessControl access;
     /** PostgreSQL: the registry's change notifications from the other replicas; null on SQLite. */
     private RegistryNotifications registryNotifications;
 
@@ -210,11 +222,13 @@ public final class SwitchboardApp {
         // for card fetches; relayed calls go through the gateway's own connections, one pool per event loop
         HttpClientAgent client = vertx.httpClientBuilder().with(clientOptions).with(pool).build();
         AgentConnections upstream = new AgentConnections(vertx);
-        CallerAuth auth = new CallerAuth(config.server().apiKeys());
+        CallerAuth auth = new CallerAuth(config.server().apiKeys(), CallerAuthBuilder.jwt(vertx, config, clock));
+        AccessControl access = new AccessControl(grants(config),
+                new CallerLimits(config.server().gateway().callerLimits(), System::nanoTime));
         boolean kubemq = config.server().compat() == Compat.KUBEMQ;
         Egress egress = new Egress(vertx, EgressPolicy.of(config.server().registry().allowedHosts()));
         CardRoutes cards = new CardRoutes(client, registry, egress, Version.current(), config.server().publicUrl(),
-                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq);
+                config.bridge().webChat().proxies(), auth).kubemqPlatformCard(kubemq).access(access);
         LiveBindings bindings = new LiveBindings(Bindings.of(config, registry));
         WebChatPlatform webChat = new WebChatPlatform();
         SlackPlatform slack = new SlackPlatform(SlackApps.of(config), bindings.specs(), clock);
@@ -225,24 +239,35 @@ public final class SwitchboardApp {
         Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
+        CallerMetrics callerMetrics = new CallerMetrics(meters);
         registry.onRemoved(id -> {
             gatewayMetrics.forget(id);
+            callerMetrics.forget(id);
             cards.forget(id);
         });
+        McpSettings mcpSettings = config.server().mcp();
+        // the third door: the gateway's callers, grants and agents as MCP tools
+        McpDoor mcp = mcpSettings.enabled() ? McpDoor.create(vertx, registry, auth, new McpGrants(access), mcpSettings, egress,
+                config.server().callerIdHeader(), tracing, meters, Version.current(),
+                Duration.ofSeconds(AgentLimits.DEFAULTS.defaultTimeoutSeconds())) : null;
         GatewayHandler gateway = new GatewayHandler(vertx, upstream, registry,
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
-                tracing, server.requestBudget());
+                tracing, server.requestBudget(), access, new CallerIdentity(CallerAuthBuilder.signer(config, clock)),
+                callerMetrics);
         Routes.Features features = new Routes.Features(readiness, meters,
                 MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
                 new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
-                        cards::invalidate).bareList(kubemq),
+                        cards::invalidate).bareList(kubemq).visibleTo(caller -> {
+                            Grants grants = access.grants();
+                            return grants.open() ? a -> true : a -> grants.mayCall(caller, a);
+                        }),
                 cards, gateway,
                 new WebChatRoutes(vertx, bridge.store(), webChat, bridge.driver(), bindings::specs,
                         id -> registry.find(id).map(RegisteredAgent::description).orElse(""), config.bridge().webChat(),
                         new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(),
                                 config.server().insecure()), auth, clock),
                 slack.eventsRoutes(vertx).orElse(null),
-                new TriggerRoutes(vertx, triggers));
+                new TriggerRoutes(vertx, triggers), mcp);
         List<Routes.Route> routes = Routes.main(features);
         Router router = Routes.router(vertx, routes);
 
@@ -255,6 +280,8 @@ public final class SwitchboardApp {
             app.registryNotifications = RegistryNotifications.start(db, registry);
         }
         app.routes = routes;
+        app.mcp = mcp;
+        app.access = access;
         app.server = server;
         app.opsServer = opsServer;
         starting.serve(router, Routes.bypass(gateway));
@@ -267,6 +294,10 @@ public final class SwitchboardApp {
             started.met();
             return app;
         }).onFailure(e -> app.close());
+    }
+
+    private static Grants grants(SwitchboardConfig config) {
+        return Grants.of(config.policies(), config.backendLabels());
     }
 
     /** Dynamic registrations expire after the TTL without a heartbeat (G9). */
@@ -296,6 +327,7 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
+        access.replace(grants(live));
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();
@@ -376,6 +408,9 @@ public final class SwitchboardApp {
     }
 
     public Future<Void> close() {
+        if (mcp != null) {
+            mcp.close();
+        }
         if (expiryTimer != -1) {
             vertx.cancelTimer(expiryTimer);
         }

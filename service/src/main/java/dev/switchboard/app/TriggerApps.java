@@ -1,10 +1,10 @@
 package dev.switchboard.app;
 
 import dev.switchboard.bridge.BridgeService;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.chat.slack.SlackPlatform;
-import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.trigger.ThreadOpener;
 import dev.switchboard.trigger.TriggerSettings;
@@ -25,11 +25,11 @@ final class TriggerApps {
         ChatStore store = bridge.store();
         ThreadOpener web = (binding, channel, id, title) -> {
             Instant now = clock.instant();
-            return store.ensureThread(new ChatThread(id, WebChatPlatform.NAME, channel, binding, title, now, now));
+            return store.ensureThread(new ChatThread(id, Platform.WEB, channel, binding, title, now, now));
         };
         ThreadOpener slackOpener = (binding, channel, id, title) -> slack.openThread(binding, channel, title);
         return new Triggers(settings, bindings, store, bridge.driver(),
-                Map.of(WebChatPlatform.NAME, web, SlackPlatform.NAME, slackOpener), clock);
+                Map.of(Platform.WEB, web, Platform.SLACK, slackOpener), clock);
     }
 
     /** The configuration's Triggers with their tokens. */

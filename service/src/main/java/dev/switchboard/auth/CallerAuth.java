@@ -1,5 +1,8 @@
 package dev.switchboard.auth;
 
+import dev.switchboard.auth.InvalidToken;
+import dev.switchboard.auth.JwtVerifier;
+import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import java.nio.charset.StandardCharsets;
@@ -8,9 +11,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * G11: who is calling. With API keys configured, a caller must send {@code Authorization: Bearer
- * <key>} and is known by the key's name; without keys, by its remote address. Keys are compared in
- * constant time and never logged.
+ * G11: who is calling. With API keys or JWT issuers configured, a caller must send {@code Authorization: Bearer
+ * <key or token>}: a key is known by its name, a JWT ({@link JwtVerifier}) by its caller claim; without either, a
+ * caller is known by its remote address. Keys are compared in constant time; neither keys nor tokens are logged.
  */
 public final class CallerAuth {
 
@@ -25,28 +28,61 @@ public final class CallerAuth {
     private final List<ApiKey> keys;
     /** Each key's UTF-8 bytes, in the order of {@link #keys}: encoded once, not per call. */
     private final byte[][] keyBytes;
+    /** null when no JWT issuer is configured. */
+    private final JwtVerifier jwt;
 
     public CallerAuth(List<ApiKey> keys) {
+        this(keys, null);
+    }
+
+    public CallerAuth(List<ApiKey> keys, JwtVerifier jwt) {
         this.keys = List.copyOf(keys);
         this.keyBytes = this.keys.stream().map(k -> k.key().getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
+        this.jwt = jwt;
     }
 
     public boolean required() {
-        return !keys.isEmpty();
+        return !keys.isEmpty() || jwt != null;
     }
 
-    /** The caller, or empty when keys are required and none matched. */
-    public Optional<Caller> caller(HttpServerRequest request) {
-        return Optional.ofNullable(callerOrNull(request));
-    }
-
-    /** {@link #caller}, or null instead of empty (the gateway's hot path). */
-    public Caller callerOrNull(HttpServerRequest request) {
-        if (keys.isEmpty()) {
-            return Caller.address(RemoteHosts.of(request.remoteAddress()));
+    /**
+     * The caller, or a failed future with {@link Unauthorized}. Complete at once for an API key, a token verified
+     * lately or one whose issuer's keys are at hand; a token with an unknown key id completes when its issuer's keys
+     * have been fetched again (on whichever thread fetched them).
+     */
+    public Future<Caller> authenticate(HttpServerRequest request) {
+        if (!required()) {
+            return Future.succeededFuture(Caller.address(RemoteHosts.of(request.remoteAddress())));
         }
         String presented = bearer(request.getHeader(HttpHeaders.AUTHORIZATION));
         if (presented == null) {
+            return Future.failedFuture(Unauthorized.NO_CREDENTIALS);
+        }
+        Caller key = keyCaller(presented);
+        if (key != null) {
+            return Future.succeededFuture(key);
+        }
+        if (jwt != null && JwtVerifier.looksLikeJwt(presented)) {
+            return jwt.verify(presented).recover(e -> Future.failedFuture(e instanceof InvalidToken bad
+                    ? Unauthorized.invalidToken(bad.description()) : e));
+        }
+        return Future.failedFuture(Unauthorized.UNKNOWN_KEY);
+    }
+
+    /**
+     * The API-key caller only (or the address without credentials configured), decided at once: for the web chat,
+     * which does not take JWTs.
+     */
+    public Optional<Caller> apiKeyCaller(HttpServerRequest request) {
+        if (!required()) {
+            return Optional.of(Caller.address(RemoteHosts.of(request.remoteAddress())));
+        }
+        String presented = bearer(request.getHeader(HttpHeaders.AUTHORIZATION));
+        return presented == null ? Optional.empty() : Optional.ofNullable(keyCaller(presented));
+    }
+
+    private Caller keyCaller(String presented) {
+        if (keys.isEmpty()) {
             return null;
         }
         byte[] p = presented.getBytes(StandardCharsets.UTF_8);

@@ -1,5 +1,7 @@
 package dev.switchboard.bridge;
 
+import dev.switchboard.bridge.engine.Dialect;
+import dev.switchboard.bridge.engine.Platform;
 import java.time.Duration;
 import java.util.List;
 
@@ -10,7 +12,7 @@ import java.util.List;
  *
  * @param app the SlackApp of a slack binding; null on the web chat
  * @param userId the {@code X-User-Id} sent when the binding has no token
- * @param dialect {@link #DIALECT_A2A} or {@link #DIALECT_KAGENT}
+ * @param dialect how the backend's agent speaks (plain A2A for a backend registered over the API)
  * @param agentRefNamespace kagent-v1: the agent's namespace
  * @param agentRefName kagent-v1: the agent's name
  * @param approvers slack: who may approve or reject a tool call ({@code questions.approvers}: user and user-group ids);
@@ -19,19 +21,16 @@ import java.util.List;
 public record Binding(
         String name,
         String backendRef,
-        String platform,
+        Platform platform,
         String app,
         List<String> channels,
         String userId,
         boolean questionsAllowed,
         Duration questionTimeout,
-        String dialect,
+        Dialect dialect,
         String agentRefNamespace,
         String agentRefName,
         List<String> approvers) {
-
-    public static final String DIALECT_A2A = "a2a";
-    public static final String DIALECT_KAGENT = "kagent-v1";
 
     public Binding {
         channels = List.copyOf(channels);
@@ -39,8 +38,8 @@ public record Binding(
     }
 
     /** A Binding that names no approvers. */
-    public Binding(String name, String backendRef, String platform, String app, List<String> channels, String userId,
-            boolean questionsAllowed, Duration questionTimeout, String dialect, String agentRefNamespace,
+    public Binding(String name, String backendRef, Platform platform, String app, List<String> channels, String userId,
+            boolean questionsAllowed, Duration questionTimeout, Dialect dialect, String agentRefNamespace,
             String agentRefName) {
         this(name, backendRef, platform, app, channels, userId, questionsAllowed, questionTimeout, dialect,
                 agentRefNamespace, agentRefName, List.of());

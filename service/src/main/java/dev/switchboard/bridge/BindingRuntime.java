@@ -1,6 +1,7 @@
 package dev.switchboard.bridge;
 
 import dev.switchboard.bridge.engine.Contract;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.client.AgentEndpoint;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.protocol.model.AgentCard;
@@ -51,7 +52,7 @@ public final class BindingRuntime {
         return token;
     }
 
-    public String dialect() {
+    public Dialect dialect() {
         return binding.dialect();
     }
 

@@ -2,6 +2,7 @@ package dev.switchboard.bridge;
 
 import dev.switchboard.bridge.engine.Input;
 import dev.switchboard.bridge.engine.Outcome;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.protocol.CallFailure;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -24,7 +25,12 @@ import java.util.function.Supplier;
 final class BridgeMetrics {
 
     /** Where a meter's labels come from: the binding a thread belongs to and that binding's platform. */
-    record Scope(String platform, String binding) {}
+    record Scope(Platform platform, String binding) {
+        /** The {@code platform} tag: the platform's config name, {@code unknown} for a binding no longer in force. */
+        String platformTag() {
+            return platform == null ? "unknown" : platform.configName();
+        }
+    }
 
     private record CallKey(String binding, String method, String result) {}
 
@@ -101,7 +107,7 @@ final class BridgeMetrics {
         if (duration != null) {
             durations.computeIfAbsent(key, k -> Timer.builder("switchboard_bridge_turn_duration_seconds")
                     .description("From a person's message accepted to its turn's final state")
-                    .tags("platform", k.scope().platform(), "binding", k.scope().binding(), "outcome", k.outcome())
+                    .tags("platform", k.scope().platformTag(), "binding", k.scope().binding(), "outcome", k.outcome())
                     .publishPercentileHistogram()
                     .register(meters)).record(duration);
         }
@@ -177,21 +183,21 @@ final class BridgeMetrics {
         // a binding unknown here (removed from the configuration) is still counted, under its own name
         return scopes.computeIfAbsent(binding, b -> {
             BindingRuntime runtime = bindings.get(b);
-            return new Scope(runtime == null ? "unknown" : runtime.spec().platform(), b);
+            return new Scope(runtime == null ? null : runtime.spec().platform(), b);
         });
     }
 
     private Counter started(Scope scope) {
         return started.computeIfAbsent(scope, s -> Counter.builder("switchboard_bridge_turns_started_total")
                 .description("Turns accepted from people's messages")
-                .tags("platform", s.platform(), "binding", s.binding())
+                .tags("platform", s.platformTag(), "binding", s.binding())
                 .register(meters));
     }
 
     private Counter finished(TurnKey key) {
         return finished.computeIfAbsent(key, k -> Counter.builder("switchboard_bridge_turns_finished_total")
                 .description("Turns that reached a final state, by outcome")
-                .tags("platform", k.scope().platform(), "binding", k.scope().binding(), "outcome", k.outcome())
+                .tags("platform", k.scope().platformTag(), "binding", k.scope().binding(), "outcome", k.outcome())
                 .register(meters));
     }
 

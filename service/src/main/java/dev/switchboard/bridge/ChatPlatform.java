@@ -1,5 +1,6 @@
 package dev.switchboard.bridge;
 
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
 
@@ -7,16 +8,13 @@ import dev.switchboard.bridge.store.Post;
  * A chat platform the bridge carries turns for: the web chat now, Slack beside it next. The bridge knows a
  * platform only through this. The platform takes a person's message in its own way, identifies the person as an
  * {@link dev.switchboard.bridge.engine.Actor} and hands both to {@link SessionDriver#accept}; the bridge names the
- * person to the agent as {@code [<label>: <name> (<id>) <email>]} and gives every post it writes back to the
+ * person to the agent as {@code [<label>: <name> (<id>) <email>]} ({@link Platform#label()}) and gives every post it writes back to the
  * platform to show.
  */
 public interface ChatPlatform {
 
-    /** The name a Binding's {@code platform} and a thread's platform carry: {@code web}, {@code slack}. */
-    String name();
-
-    /** The platform as the agent is told it, in a person's prefix: {@code Web}, {@code Slack}. */
-    String label();
+    /** The platform a Binding's {@code platform} and a thread's platform name; the agent is told its label. */
+    Platform platform();
 
     /**
      * Shows a post of one of the platform's threads that was created or changed: a person's message with its turn

@@ -1,32 +1,23 @@
 package dev.switchboard.bridge;
 
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
-/** The platforms the bridge serves, by name. */
+/** The platforms the bridge serves, one of each {@link Platform} at most. */
 public final class ChatPlatforms {
 
-    private final Map<String, ChatPlatform> byName = new LinkedHashMap<>();
+    private final Map<Platform, ChatPlatform> byName = new EnumMap<>(Platform.class);
 
     public ChatPlatforms(List<ChatPlatform> platforms) {
         for (ChatPlatform p : platforms) {
-            if (byName.putIfAbsent(p.name(), p) != null) {
-                throw new IllegalArgumentException("two chat platforms named " + p.name());
+            if (byName.putIfAbsent(p.platform(), p) != null) {
+                throw new IllegalArgumentException("two chat platforms named " + p.platform().configName());
             }
         }
-    }
-
-    /** The label of a thread's platform; a platform no longer served is labelled by its name. */
-    String label(String platform) {
-        ChatPlatform p = byName.get(platform);
-        if (p != null) {
-            return p.label();
-        }
-        return platform.isEmpty() ? platform : platform.substring(0, 1).toUpperCase(Locale.ROOT) + platform.substring(1);
     }
 
     /** Shows a post on its thread's platform; a platform no longer served shows nothing (the store keeps it). */

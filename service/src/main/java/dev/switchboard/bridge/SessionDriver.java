@@ -369,7 +369,7 @@ public final class SessionDriver implements AutoCloseable {
             throw new TurnRefused.BindingGone(lt.id(), thread.binding());
         }
         Session session = cached != null ? cached : store.session(lt.id()).orElseGet(() -> new Session(lt.id(),
-                platforms.label(thread.platform()), binding.dialect(),
+                thread.platform(), binding.dialect(),
                 binding.spec().questionsAllowed(), binding.spec().questionTimeout(), binding.fingerprint()));
         return session.withSettings(binding.spec().questionsAllowed(), binding.spec().questionTimeout(),
                 binding.fingerprint());

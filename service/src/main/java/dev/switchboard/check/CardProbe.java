@@ -87,10 +87,10 @@ final class CardProbe {
                     .map(e -> e.uri()).toList();
             verdicts.conclude(RowId.DISCOVERY_EXTENSIONS, Verdict.PASS, required.isEmpty()
                     ? "no extension is marked required"
-                    : "required " + required + ", which " + request.dialect() + " speaks");
+                    : "required " + required + ", which " + request.dialect().configName() + " speaks");
         } else {
             verdicts.conclude(RowId.DISCOVERY_EXTENSIONS, Verdict.FAIL, "the card marks " + unspoken + " required, which "
-                    + request.dialect() + " does not speak: the connect fails with \"" + Notices.UNSUPPORTED_EXTENSION + "\"");
+                    + request.dialect().configName() + " does not speak: the connect fails with \"" + Notices.UNSUPPORTED_EXTENSION + "\"");
         }
         if (request.kagent()) {
             if (Contract.asksHitl(request.dialect(), card)) {

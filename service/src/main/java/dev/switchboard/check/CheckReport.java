@@ -11,6 +11,7 @@ import java.util.Map;
 /**
  * What {@code switchboard check} found: one result per row, or why it could not run.
  *
+ * @param dialect the dialect as spelled on the command line ({@code a2a}, {@code kagent-v1}; as given when wrong)
  * @param version the A2A version the agent was spoken to in (null when the card could not tell)
  * @param error why the check could not run at all (exit 2), else null
  * @param cancelled the tasks the checker started and cancelled, so the agent is left as it was found
@@ -28,7 +29,7 @@ public record CheckReport(String url, String endpoint, String dialect, String ve
     }
 
     static CheckReport couldNotRun(CheckRequest request, String error, Duration took) {
-        return new CheckReport(request.url(), request.endpointUrl(), request.dialect(), null, List.of(), error, List.of(), took);
+        return new CheckReport(request.url(), request.endpointUrl(), request.dialect().configName(), null, List.of(), error, List.of(), took);
     }
 
     /** The command's arguments were wrong: nothing was probed. */

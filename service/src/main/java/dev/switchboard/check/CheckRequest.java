@@ -1,6 +1,7 @@
 package dev.switchboard.check;
 
 import dev.switchboard.bridge.engine.Contract;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.protocol.ProtocolVersion;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import java.util.Objects;
  *
  * @param version null: the card decides, as it does for the bridge
  */
-public record CheckRequest(String url, String dialect, String agentNamespace, String agentName,
+public record CheckRequest(String url, Dialect dialect, String agentNamespace, String agentName,
         Map<String, String> headers, String token, ProtocolVersion version, CheckLimits limits) {
 
     public CheckRequest {
@@ -29,15 +30,12 @@ public record CheckRequest(String url, String dialect, String agentNamespace, St
                 || parsed.getHost() == null) {
             throw new IllegalArgumentException("URL must be an http:// or https:// URL with a host: " + url);
         }
-        dialect = dialect == null ? Contract.A2A : dialect;
-        if (!Contract.A2A.equals(dialect) && !Contract.KAGENT.equals(dialect)) {
-            throw new IllegalArgumentException("--dialect must be a2a or kagent-v1, not " + dialect);
-        }
-        if (Contract.KAGENT.equals(dialect) && (blank(agentNamespace) || blank(agentName))) {
+        dialect = dialect == null ? Dialect.A2A : dialect;
+        if (dialect == Dialect.KAGENT_V1 && (blank(agentNamespace) || blank(agentName))) {
             throw new IllegalArgumentException("--dialect kagent-v1 needs --agent-ref NAMESPACE/NAME "
                     + "(the agent is called at URL/agents/NAMESPACE/NAME)");
         }
-        if (Contract.A2A.equals(dialect) && (!blank(agentNamespace) || !blank(agentName))) {
+        if (dialect == Dialect.A2A && (!blank(agentNamespace) || !blank(agentName))) {
             throw new IllegalArgumentException("--agent-ref applies to --dialect kagent-v1 only");
         }
         headers = headers == null ? Map.of() : Map.copyOf(headers);
@@ -45,7 +43,7 @@ public record CheckRequest(String url, String dialect, String agentNamespace, St
     }
 
     public static CheckRequest of(String url, CheckLimits limits) {
-        return new CheckRequest(url, Contract.A2A, null, null, Map.of(), null, null, limits);
+        return new CheckRequest(url, Dialect.A2A, null, null, Map.of(), null, null, limits);
     }
 
     /** The endpoint every call goes to (kagent-v1: url + /agents/ns/name), by the bridge's own rule. */
@@ -67,7 +65,17 @@ public record CheckRequest(String url, String dialect, String agentNamespace, St
     }
 
     public boolean kagent() {
-        return Contract.KAGENT.equals(dialect);
+        return dialect == Dialect.KAGENT_V1;
+    }
+
+    /** The dialect {@code --dialect} spells; says which spellings there are when it spells none. */
+    public static Dialect dialect(String given) {
+        try {
+            return given == null ? Dialect.A2A : Dialect.fromConfig(given);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--dialect must be " + String.join(" or ", Dialect.configNames())
+                    + ", not " + given);
+        }
     }
 
     private static boolean blank(String s) {

@@ -79,7 +79,7 @@ public final class Checker {
         }
         checker.finish();
         AgentEndpoint endpoint = checker.calls.endpoint();
-        return new CheckReport(request.url(), request.endpointUrl(), request.dialect(),
+        return new CheckReport(request.url(), request.endpointUrl(), request.dialect().configName(),
                 endpoint == null ? null : endpoint.version().label(), checker.results(), null,
                 checker.started.cancelled(), Duration.ofNanos(System.nanoTime() - start));
     }

@@ -142,7 +142,7 @@ public final class CheckCommand implements Callable<Integer> {
                 default -> throw new IllegalArgumentException("--version must be 1.0 or 0.3, not " + version);
             };
         }
-        return new CheckRequest(url, dialect, namespace, name, given, bearer, v, limits);
+        return new CheckRequest(url, CheckRequest.dialect(dialect), namespace, name, given, bearer, v, limits);
     }
 
     private static Duration duration(String option, String text) {

@@ -57,6 +57,7 @@ public final class WatchMode {
         file.bindings().forEach(b -> extra.add("Binding " + b.name()));
         file.slackApps().forEach(a -> extra.add("SlackApp " + a.name()));
         file.triggers().forEach(t -> extra.add("Trigger " + t.name()));
+        file.policies().forEach(p -> extra.add("AccessPolicy " + p.name()));
         if (!extra.isEmpty()) {
             throw new ConfigException(source + ": in watch mode (--kubernetes) the file holds only the Server resource "
                     + "(and the Secrets it names); these belong in the cluster (kubectl apply them): "
@@ -89,6 +90,6 @@ public final class WatchMode {
         Map<String, Map<String, String>> secrets = new HashMap<>(file.secrets());
         secrets.putAll(live.secrets());
         return new SwitchboardConfig(file.server(), live.backends(), live.bindings(), Map.copyOf(secrets), file.bridge(),
-                live.slackApps(), live.triggers());
+                live.slackApps(), live.triggers(), live.policies());
     }
 }

@@ -15,6 +15,7 @@ import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.ListTasksParams;
 import dev.switchboard.protocol.model.ListTasksResult;
 import dev.switchboard.protocol.model.SendMessageParams;
+import dev.switchboard.protocol.model.SendMessageResult;
 import dev.switchboard.protocol.model.Task;
 import dev.switchboard.protocol.model.TaskQueryParams;
 import dev.switchboard.protocol.sse.SseReader;
@@ -106,7 +107,7 @@ public final class A2aAgentClient {
         e.headers().forEach(headers::set);
         headers.set("Accept", JSON);
         headers.set(VERSION_HEADER, ProtocolVersion.V1_0.label());
-        RequestOptions options = options(HttpMethod.GET, e.cardUrl(), headers);
+        RequestOptions options = options(HttpMethod.GET, e.cardUrl(), headers, e);
         return unary(new Exchange(vertx, client, options, null, timeoutMs), A2aAgentClient::readCard);
     }
 
@@ -114,6 +115,12 @@ public final class A2aAgentClient {
     public StreamHandle sendStreaming(AgentEndpoint e, SendMessageParams params, StreamListener listener) {
         WireCodec codec = WireCodec.of(e.version());
         return stream(e, A2aMethod.SEND_STREAMING_MESSAGE, codec.writeSendParams(params), listener);
+    }
+
+    /** SendMessage (1.0) or message/send (0.3): for agents that do not stream. */
+    public Future<SendMessageResult> sendMessage(AgentEndpoint e, SendMessageParams params) {
+        WireCodec codec = WireCodec.of(e.version());
+        return rpc(e, A2aMethod.SEND_MESSAGE, codec.writeSendParams(params), codec::readSendResult);
     }
 
     /** SubscribeToTask (1.0) or tasks/resubscribe (0.3). */
@@ -156,7 +163,7 @@ public final class A2aAgentClient {
     // ---- calls ----
 
     private <T> Future<T> rpc(AgentEndpoint e, A2aMethod method, JsonNode params, Function<JsonNode, T> reader) {
-        Exchange exchange = new Exchange(vertx, client, options(HttpMethod.POST, e.url(), rpcHeaders(e, JSON)),
+        Exchange exchange = new Exchange(vertx, client, options(HttpMethod.POST, e.url(), rpcHeaders(e, JSON), e),
                 requestBody(e, method, params), timeoutMs);
         return unary(exchange, (status, body, retryAfter) -> readResult(RpcReply.of(status, body, retryAfter), reader));
     }
@@ -170,7 +177,7 @@ public final class A2aAgentClient {
 
     private StreamHandle stream(AgentEndpoint e, A2aMethod method, JsonNode params, StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
-        Exchange exchange = new Exchange(vertx, client, options(HttpMethod.POST, e.url(), rpcHeaders(e, EVENT_STREAM)),
+        Exchange exchange = new Exchange(vertx, client, options(HttpMethod.POST, e.url(), rpcHeaders(e, EVENT_STREAM), e),
                 requestBody(e, method, params), timeoutMs);
         Context context = vertx.getOrCreateContext();
         StreamCall call = new StreamCall(context, exchange, WireCodec.of(e.version()), listener, MAX_EVENT_BYTES,
@@ -189,13 +196,17 @@ public final class A2aAgentClient {
 
     // ---- requests ----
 
-    private RequestOptions options(HttpMethod method, String url, MultiMap headers) {
-        return new RequestOptions()
+    private RequestOptions options(HttpMethod method, String url, MultiMap headers, AgentEndpoint e) {
+        RequestOptions options = new RequestOptions()
                 .setMethod(method)
                 .setAbsoluteURI(url)
                 .setHeaders(headers)
                 .setFollowRedirects(false)
                 .setConnectTimeout(timeoutMs);
+        if (e.connectTo() != null) {
+            options.setServer(io.vertx.core.net.SocketAddress.inetSocketAddress(e.connectTo()));
+        }
+        return options;
     }
 
     /** The endpoint's headers, then ours, which win: an endpoint cannot turn a 0.3 call into a 1.0 one. */

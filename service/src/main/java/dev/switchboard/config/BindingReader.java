@@ -1,6 +1,7 @@
 package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.bridge.engine.Platform;
 import java.util.List;
 
 /** A Binding document; defaults and shapes from {@link ResourceSchemas#BINDING}. */
@@ -14,13 +15,13 @@ final class BindingReader {
         SpecTree spec = SpecTree.spec(doc, ResourceSchemas.BINDING, doc.requiredObject(node, "spec"));
         String backend = spec.object("backendRef").text("name");
         SpecTree chat = spec.object("chat");
-        String platform = chat.text("platform");
+        Platform platform = Platform.fromConfig(chat.text("platform"));
         List<String> channels = chat.has("channels") ? chat.texts("channels") : List.of();
         if (channels.isEmpty()) {
             throw chat.error("channels", "list at least one channel");
         }
         String app = null;
-        if (platform.equals("slack")) {
+        if (platform == Platform.SLACK) {
             app = chat.text("app");
             if (app == null || app.isBlank()) {
                 throw chat.error("app", app == null ? "is required" : "must be a non-empty string");
@@ -50,11 +51,11 @@ final class BindingReader {
     }
 
     /** spec.questions.approvers: Slack user and user-group ids, on a slack Binding only; absent is none named. */
-    private static List<String> approvers(SpecTree questions, String platform) {
+    private static List<String> approvers(SpecTree questions, Platform platform) {
         if (!questions.has("approvers")) {
             return List.of();
         }
-        if (!platform.equals("slack")) {
+        if (platform != Platform.SLACK) {
             throw questions.error("approvers", "only a slack Binding names approvers (Slack user and user-group ids)");
         }
         List<String> out = questions.texts("approvers");

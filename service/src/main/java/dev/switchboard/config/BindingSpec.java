@@ -1,5 +1,6 @@
 package dev.switchboard.config;
 
+import dev.switchboard.bridge.engine.Platform;
 import java.time.Duration;
 import java.util.List;
 
@@ -14,7 +15,7 @@ import java.util.List;
 public record BindingSpec(
         String name,
         String backendRef,
-        String platform,
+        Platform platform,
         String app,
         List<String> channels,
         String userId,
@@ -36,7 +37,7 @@ public record BindingSpec(
     public static final Duration DEFAULT_QUESTION_TIMEOUT = Duration.ofHours(1);
 
     /** A web chat binding. */
-    public BindingSpec(String name, String backendRef, String platform, List<String> channels, String userId,
+    public BindingSpec(String name, String backendRef, Platform platform, List<String> channels, String userId,
             SecretRef tokenSecretRef, boolean questionsAllowed, Duration questionTimeout) {
         this(name, backendRef, platform, null, channels, userId, tokenSecretRef, questionsAllowed, questionTimeout, List.of());
     }

@@ -1,5 +1,6 @@
 package dev.switchboard.config;
 
+import dev.switchboard.policy.AccessPolicySpec;
 import java.util.Map;
 
 /**
@@ -74,6 +75,18 @@ public sealed interface ConfigDocument {
         @Override
         public String kind() {
             return "Trigger";
+        }
+
+        @Override
+        public String name() {
+            return spec.name();
+        }
+    }
+
+    record AccessPolicy(AccessPolicySpec spec) implements ConfigDocument {
+        @Override
+        public String kind() {
+            return "AccessPolicy";
         }
 
         @Override

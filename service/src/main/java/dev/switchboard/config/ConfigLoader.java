@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.switchboard.policy.AccessPolicySpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,8 @@ import java.util.Set;
 public final class ConfigLoader {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-    private static final Set<String> KINDS = Set.of("AgentBackend", "Binding", "Server", "Secret", "SlackApp", "Trigger");
+    private static final Set<String> KINDS = Set.of("AgentBackend", "Binding", "Server", "Secret", "SlackApp", "Trigger",
+            "AccessPolicy");
 
     private final Placeholders placeholders;
 
@@ -58,6 +60,7 @@ public final class ConfigLoader {
         List<BindingSpec> bindings = new ArrayList<>();
         List<SlackAppSpec> slackApps = new ArrayList<>();
         List<TriggerSpec> triggers = new ArrayList<>();
+        List<AccessPolicySpec> policies = new ArrayList<>();
         Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
         int n = 0;
         for (JsonNode raw : docs) {
@@ -84,12 +87,15 @@ public final class ConfigLoader {
                 slackApps.add(a.spec());
             } else if (read instanceof ConfigDocument.Trigger t) {
                 triggers.add(t.spec());
+            } else if (read instanceof ConfigDocument.AccessPolicy p) {
+                policies.add(p.spec());
             } else if (read instanceof ConfigDocument.BindingDoc b) {
                 bindings.add(b.spec());
             }
         }
         config = config.withBackends(List.copyOf(backends)).withBindings(List.copyOf(bindings))
-                .withSecrets(Map.copyOf(secrets)).withSlackApps(slackApps).withTriggers(triggers);
+                .withSecrets(Map.copyOf(secrets)).withSlackApps(slackApps).withTriggers(triggers)
+                .withPolicies(policies);
         List<ConfigDocument.Problem> problems = crossReferences(config);
         if (!problems.isEmpty()) {
             throw new ConfigException(source + ": " + problems.get(0).message());
@@ -122,7 +128,7 @@ public final class ConfigLoader {
         String kind = doc.requiredText(node, "kind", "kind");
         doc.kind(kind);
         if (!KINDS.contains(kind)) {
-            throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret, SlackApp, Trigger)");
+            throw doc.error("kind", "unknown kind '" + kind + "' (expected one of AgentBackend, Binding, Server, Secret, SlackApp, Trigger, AccessPolicy)");
         }
         doc.name(node.path("metadata").path("name").asText(null));
         return switch (kind) {
@@ -131,6 +137,7 @@ public final class ConfigLoader {
             case "AgentBackend" -> new ConfigDocument.Backend(AgentBackendReader.read(doc, node));
             case "SlackApp" -> new ConfigDocument.SlackApp(SlackAppReader.read(doc, node));
             case "Trigger" -> new ConfigDocument.Trigger(TriggerReader.read(doc, node));
+            case "AccessPolicy" -> new ConfigDocument.AccessPolicy(AccessPolicyReader.read(doc, node));
             default -> new ConfigDocument.BindingDoc(BindingReader.read(doc, node));
         };
     }

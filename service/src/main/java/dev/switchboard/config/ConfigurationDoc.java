@@ -30,7 +30,7 @@ public final class ConfigurationDoc {
 
     /** Every kind the page documents, Server first: it is the one every file may have. */
     public static final List<ResourceKind> KINDS = List.of(ResourceSchemas.SERVER, ResourceSchemas.AGENT_BACKEND,
-            ResourceSchemas.BINDING, ResourceSchemas.SLACK_APP, ResourceSchemas.TRIGGER);
+            ResourceSchemas.BINDING, ResourceSchemas.SLACK_APP, ResourceSchemas.TRIGGER, ResourceSchemas.ACCESS_POLICY);
 
     private static final Pattern BLOCK = Pattern.compile(
             "(<!-- generated:begin kind=(\\w+) -->\\n)(.*?)(<!-- generated:end -->)", Pattern.DOTALL);

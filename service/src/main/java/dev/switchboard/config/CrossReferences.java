@@ -1,5 +1,7 @@
 package dev.switchboard.config;
 
+import dev.switchboard.bridge.engine.Platform;
+import dev.switchboard.policy.AccessPolicySpec;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,7 +43,7 @@ final class CrossReferences {
             }
             if (problem == null) {
                 for (String c : b.channels()) {
-                    if (!channels.add(b.platform() + "/" + (b.app() == null ? "" : b.app()) + "/" + c)) {
+                    if (!channels.add(b.platform().configName() + "/" + (b.app() == null ? "" : b.app()) + "/" + c)) {
                         problem = "spec.chat.channels: channel '" + c + "' is already bound by another Binding";
                         break;
                     }
@@ -74,7 +76,26 @@ final class CrossReferences {
         for (TriggerSpec t : config.triggers()) {
             add(problems, "Trigger", t.name(), triggerProblem(t, triggerNames, config.bindings(), secrets));
         }
+        Set<String> policyNames = new HashSet<>();
+        Set<String> keyNames = new HashSet<>();
+        config.server().apiKeys().forEach(k -> keyNames.add(k.name()));
+        for (AccessPolicySpec p : config.policies()) {
+            add(problems, "AccessPolicy", p.name(), policyProblem(p, policyNames, keyNames));
+        }
         return List.copyOf(problems);
+    }
+
+    /** A key name that is not a key is a typo that would grant no one: said, not ignored. */
+    private static String policyProblem(AccessPolicySpec p, Set<String> names, Set<String> keyNames) {
+        if (!names.add(p.name())) {
+            return "metadata.name: defined twice";
+        }
+        for (int i = 0; i < p.subjects().size(); i++) {
+            if (p.subjects().get(i) instanceof AccessPolicySpec.Subject.ApiKey k && !keyNames.contains(k.name())) {
+                return "spec.subjects[" + i + "].apiKey: no API key named '" + k.name() + "' in Server.spec.apiKeys";
+            }
+        }
+        return null;
     }
 
     private static void add(List<ConfigDocument.Problem> problems, String kind, String name, String detail) {
@@ -101,7 +122,7 @@ final class CrossReferences {
         if (b == null) {
             return "spec.bindingRef.name: no Binding named '" + t.bindingRef() + "'";
         }
-        if (b.platform().equals("slack") && b.channels().get(0).equals("im")) {
+        if (b.platform() == Platform.SLACK && b.channels().get(0).equals("im")) {
             return "spec.bindingRef.name: Binding '" + b.name()
                     + "' lists im (direct messages) first; a trigger posts in the Binding's first channel, so list a "
                     + "channel id first";

@@ -1,5 +1,7 @@
 package dev.switchboard.config;
 
+import dev.switchboard.bridge.engine.Dialect;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.FieldSchema.Flag;
 import dev.switchboard.config.FieldSchema.Fraction;
 import dev.switchboard.config.FieldSchema.Obj;
@@ -41,16 +43,17 @@ public final class ResourceSchemas {
 
     public static final ResourceKind AGENT_BACKEND = new ResourceKind("AgentBackend", "agentbackends", "agentbackend",
             List.of("ab"),
-            "An A2A agent (or a kagent agent) that Switchboard's gateway serves at /a2a/{metadata.name} and Bindings call.",
+            "An A2A agent (or a kagent agent) that Switchboard's gateway serves at /a2a/{metadata.name} and Bindings call; "
+                    + "its metadata.labels are what AccessPolicy selectors match.",
             agentBackendSpec(), columns(
                     new Column("URL", "string", ".spec.url", "The agent's JSON-RPC endpoint"),
-                    new Column("Dialect", "string", ".spec.dialect", "a2a or kagent-v1")));
+                    new Column("Dialect", "string", ".spec.dialect", String.join(" or ", Dialect.configNames()))));
 
     public static final ResourceKind BINDING = new ResourceKind("Binding", "bindings", "binding", List.of("sbb"),
             "Chat channels (web chat or Slack) connected to an AgentBackend, with the identity the bridge calls it as.",
             bindingSpec(), columns(
                     new Column("Backend", "string", ".spec.backendRef.name", "The AgentBackend called"),
-                    new Column("Platform", "string", ".spec.chat.platform", "web or slack")));
+                    new Column("Platform", "string", ".spec.chat.platform", String.join(" or ", Platform.configNames()))));
 
     public static final ResourceKind SLACK_APP = new ResourceKind("SlackApp", "slackapps", "slackapp", List.of(),
             "A Slack app (one workspace) whose channels Bindings connect to agents.",
@@ -63,8 +66,16 @@ public final class ResourceSchemas {
                     new Column("Binding", "string", ".spec.bindingRef.name", "The Binding whose channel receives the threads"),
                     new Column("Format", "string", ".spec.format", "alertmanager or generic")));
 
+    public static final ResourceKind ACCESS_POLICY = new ResourceKind("AccessPolicy", "accesspolicies", "accesspolicy",
+            List.of("sbap"),
+            "Grants gateway callers (API keys, JWT claims) the right to call some agents with some methods. With no "
+                    + "AccessPolicy at all every caller may call every agent; with any, a call no policy grants is "
+                    + "refused (403) before any agent is contacted. See docs/access-policy.md.",
+            accessPolicySpec(), columns(
+                    new Column("Methods", "string", ".spec.methods", "The methods granted")));
+
     /** The kinds served by the API server: each has a CRD in deploy/crds and is watched in watch mode. */
-    public static final List<ResourceKind> ALL = List.of(AGENT_BACKEND, BINDING, SLACK_APP, TRIGGER);
+    public static final List<ResourceKind> ALL = List.of(AGENT_BACKEND, BINDING, SLACK_APP, TRIGGER, ACCESS_POLICY);
 
     /**
      * The Server resource: one per file, never in the cluster (watch mode reads it from the file, mounted from a
@@ -98,8 +109,8 @@ public final class ResourceSchemas {
                                 "http://echo.agents.svc.cluster.local:8080/"),
                         "dialect", oneOf("How the agent speaks: a2a (the A2A protocol) or kagent-v1 (a kagent agent's "
                                 + "A2A endpoint, with its context and session conventions).",
-                                List.of(AgentBackendSpec.DIALECT_A2A, AgentBackendSpec.DIALECT_KAGENT), "a dialect")
-                                .withDefault(AgentBackendSpec.DIALECT_A2A),
+                                Dialect.configNames(), "a dialect")
+                                .withDefault(Dialect.A2A.configName()),
                         "agentRef", obj("The kagent Agent resource behind a kagent-v1 backend; each part defaults to this "
                                 + "resource's own namespace and name.", fields(
                                         "namespace", text("The kagent Agent's namespace.", "kagent"),
@@ -112,7 +123,14 @@ public final class ResourceSchemas {
                                 "tokenSecretRef", secretRef("A Secret key holding a token sent as Authorization: Bearer "
                                         + "<token> on every call. In watch mode the Secret must carry the label "
                                         + "switchboard.dev/usable-by-backends: \"true\" (else Ready=False, "
-                                        + "SecretNotUsable): Switchboard's own credentials, which do not, are never sent.")), List.of()),
+                                        + "SecretNotUsable): Switchboard's own credentials, which do not, are never sent."),
+                                "callerJwt", new Flag("Send the caller's verified identity as X-Switchboard-Caller-JWT: "
+                                        + "a JWT of a few minutes signed by Switchboard (sub: the caller's id, aud: "
+                                        + "this agent, caller_kind), whose keys are at /.well-known/jwks.json.",
+                                        false, true),
+                                "passThrough", new Flag("Pass a JWT caller's own bearer token on as Authorization; "
+                                        + "only to an https or loopback url, not with tokenSecretRef or callerJwt.",
+                                        false, true)), List.of()),
                         "limits", obj("Per-agent limits of the gateway.", fields(
                                 "maxConcurrency", number("Calls in flight, sync and streams together; one more is "
                                         + "refused at once with -32603.", d.maxConcurrency()),
@@ -144,7 +162,7 @@ public final class ResourceSchemas {
                                 "name", text("The AgentBackend's metadata.name.", "echo")), List.of("name")),
                         "chat", obj("The channels.", fields(
                                 "platform", oneOf("web (Switchboard's web chat) or slack (a SlackApp's channels).",
-                                        List.of("web", "slack"), "a chat platform"),
+                                        Platform.configNames(), "a chat platform"),
                                 "channels", new TextList("The channels: web chat channel names, or Slack channel ids "
                                         + "(C0123ABCD, G… for private channels) and im for direct messages. A channel "
                                         + "is bound by one Binding only.", 1, List.of("echo")),
@@ -208,11 +226,48 @@ public final class ResourceSchemas {
                 List.of("bindingRef", "format", "tokenSecretRef"));
     }
 
+    private static Obj accessPolicySpec() {
+        return obj("Who may call which agents with which methods, and how fast.",
+                fields(
+                        "subjects", new ObjectList("The callers granted: each an API key by name or a JWT claim's "
+                                + "values; a caller matching any subject is granted.",
+                                new Obj("One kind of caller: exactly one of apiKey and claim.", fields(
+                                        "apiKey", text("The name of an API key of Server.spec.apiKeys.", "ci-bot"),
+                                        "claim", text("A JWT claim (groups, scope, roles, …); a caller whose claim "
+                                                + "holds any of values matches. A claim's value is also split on "
+                                                + "spaces (OAuth's scope).", "groups"),
+                                        "values", new TextList("With claim: the values, any of which grants.", 1,
+                                                List.of("sre", "agents:call"))),
+                                        List.of(), List.of("apiKey", "claim"))),
+                        "agents", obj("The agents granted: those named, those whose AgentBackend carries all of "
+                                + "selector.matchLabels in metadata.labels, and those with a skill tagged with any of "
+                                + "skillTags. Leave it out to grant every agent.", fields(
+                                        "names", new TextList("Agent ids (an AgentBackend's metadata.name or a "
+                                                + "registered agent_id).", 0, List.of("echo")),
+                                        "selector", obj("Agents by the labels of their AgentBackend (registered "
+                                                + "agents carry none).", fields(
+                                                        "matchLabels", new TextMap("Labels an agent's AgentBackend must "
+                                                                + "all carry.", Map.of("team", "sre"))), List.of()),
+                                        "skillTags", new TextList("Agents with a skill carrying any of these tags (the "
+                                                + "skills of the AgentBackend or the registration).", 0,
+                                                List.of("triage"))), List.of()),
+                        "methods", new TextList("The JSON-RPC methods granted: A2A names of either version (a name "
+                                + "covers its equivalent in the other: message/send and SendMessage), custom ones, or "
+                                + "* for all.", 1, List.of("message/send", "tasks/get")),
+                        "rateLimit", obj("Calls per caller to each agent this policy grants, in place of "
+                                + "Server.spec.gateway.callerLimits.perAgent.", fields(
+                                        "rate", new Fraction("Tokens added per second.", 0.001, 1_000_000, null, 5),
+                                        "burst", new WholeNumber("Calls accepted at once; defaults to rate, at least "
+                                                + "1.", 1, null, 10)), List.of("rate"))),
+                List.of("subjects", "methods"));
+    }
+
     private static Obj serverSpec() {
         ServerSpec d = ServerSpec.defaults();
         dev.switchboard.gateway.GatewaySettings g = d.gateway();
         HttpLimits h = d.http();
         dev.switchboard.registry.RegistrySettings r = d.registry();
+        dev.switchboard.mcp.McpSettings m = d.mcp();
         dev.switchboard.chat.web.WebChatSettings w = BridgeSettings.DEFAULTS.webChat();
         dev.switchboard.bridge.engine.ContractDurations c = BridgeSettings.DEFAULTS.contract();
         dev.switchboard.bridge.BridgeLimits b = BridgeSettings.DEFAULTS.limits();
@@ -241,6 +296,30 @@ public final class ResourceSchemas {
                                         "name", text("The caller's name, in logs and metrics.", "ci-bot"),
                                         "key", text("The key (16+ characters).", "${CI_BOT_KEY}")),
                                 List.of("name", "key"))),
+                        "auth", obj("JWT callers beside API keys, and the caller tokens Switchboard signs for "
+                                + "agents (docs/identity.md).", fields(
+                                "jwt", new ObjectList("Issuers whose signed JWTs callers may send as "
+                                        + "Authorization: Bearer <token> (RS256/384/512, PS*, ES256/384/512, EdDSA; "
+                                        + "exp required; 60 s of clock skew).", obj("A trusted issuer.", fields(
+                                                "issuer", text("The tokens' iss, exactly.", "https://login.example.com/"),
+                                                "audiences", new TextList("A token's aud must name one of these.", 1,
+                                                        List.of("switchboard")),
+                                                "jwksUri", text("Where the issuer's JWKS is fetched (https, or http "
+                                                        + "on loopback); exactly one of jwksUri and jwks.",
+                                                        "https://login.example.com/.well-known/jwks.json"),
+                                                "jwks", text("The issuer's JWKS document inline (JSON).",
+                                                        "{\"keys\":[...]}"),
+                                                "claimsToCaller", text("The claim whose value is the caller's id.",
+                                                        "sub").withDefault("sub")),
+                                        List.of("issuer", "audiences"))),
+                                "callerJwt", obj("How Switchboard signs X-Switchboard-Caller-JWT for AgentBackends "
+                                        + "with auth.callerJwt.", fields(
+                                                "issuer", text("The tokens' iss; defaults to publicUrl (or the listen "
+                                                        + "address).", "https://switchboard.example.com"),
+                                                "signingKeySecretRef", secretRef("A Secret key holding Switchboard's "
+                                                        + "private signing JWK (EC P-256 or RSA); without it a key is "
+                                                        + "generated at start, which replicas cannot share.")),
+                                        List.of())), List.of()),
                         "callerIdHeader", text("The header that carries the caller's identity to agents.",
                                 "X-KubeMQ-Caller-ID").withDefault(d.callerIdHeader()),
                         "compat", oneOf("kubemq: KubeMQ's A2A connector's names and shapes; leave out for "
@@ -264,7 +343,22 @@ public final class ResourceSchemas {
                                 "maxRequestBytesInFlight", new WholeNumber("Request bodies of all callers buffered at "
                                         + "once; over it: 503; at least maxRequestBytes. Defaults to 256 MiB, or a "
                                         + "quarter of the JVM's maximum heap when that is less, and never below "
-                                        + "maxRequestBytes.", 1, null, 268435456L)),
+                                        + "maxRequestBytes.", 1, null, 268435456L),
+                                "callerLimits", obj("Limits per gateway caller (API key name or JWT subject); off "
+                                        + "unless set. Held per replica: N replicas let a caller N times as much. "
+                                        + "Over a limit: 429 with Retry-After.", fields(
+                                        "rate", new Fraction("Calls per second per caller, all agents together.",
+                                                0.001, 1_000_000, null, 50),
+                                        "burst", new WholeNumber("Calls per caller accepted at once; defaults to "
+                                                + "rate, at least 1.", 1, null, 100),
+                                        "perAgent", obj("Calls per second per caller to any one agent.", fields(
+                                                "rate", new Fraction("Tokens added per second.", 0.001, 1_000_000,
+                                                        null, 5),
+                                                "burst", new WholeNumber("Calls accepted at once; defaults to rate, "
+                                                        + "at least 1.", 1, null, 10)), List.of("rate")),
+                                        "maxConcurrency", new WholeNumber("Calls in flight per caller, all agents "
+                                                + "together (beside each agent's own limits.maxConcurrency).", 1, null,
+                                                20)), List.of())),
                                 List.of()),
                         "http", obj("Bounds of every connection.", fields(
                                 "headerReadTimeout", span("A new connection must send its request headers within this.",
@@ -282,6 +376,16 @@ public final class ResourceSchemas {
                                 "allowedHosts", new TextList("CIDR blocks and host patterns registered agents may "
                                         + "point at; empty: any but link-local and metadata addresses.", 0,
                                         List.of("10.20.0.0/16", "*.agents.svc.cluster.local"))), List.of()),
+                        "mcp", obj("The MCP door at /mcp: every registered agent as MCP tools, with the "
+                                + "gateway's credentials and limits.", fields(
+                                "enabled", new Flag("Serve /mcp; it asks the same API keys as the gateway and reaches "
+                                        + "only what the gateway does.", m.enabled(), false),
+                                "toolsPerSkill", new Flag("Also one tool per agent skill, named <agent>.<skill>.",
+                                        m.toolsPerSkill(), true),
+                                "maxSessions", number("MCP sessions held at once; a new one over it: 503.",
+                                        m.maxSessions()),
+                                "sessionIdleTimeout", span("A session with no request and no open stream this long "
+                                        + "is ended.", m.sessionIdleTimeout(), "30m")), List.of()),
                         "ops", obj("The operations endpoints.", fields(
                                 "listen", text("host:port where /metrics is served instead of the main port (with "
                                         + "/healthz and /readyz, which stay on the main port too); no credentials "

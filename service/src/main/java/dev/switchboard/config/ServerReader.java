@@ -2,6 +2,7 @@ package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.JwtIssuer;
 import dev.switchboard.bridge.BridgeLimits;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.ContractDurations;
@@ -99,6 +100,8 @@ final class ServerReader {
                 .http(http(spec.object("http")))
                 .registry(registry(spec.object("registry")))
                 .tracing(tracing(spec.object("tracing")))
+                .mcp(mcp(spec.object("mcp")))
+                .auth(auth(spec.object("auth")))
                 .build()
                 .withCompat(compat).withOps(ops).withHostNames(hostNames(spec));
     }
@@ -156,12 +159,32 @@ final class ServerReader {
                 gw.span("connectTimeout"),
                 // unset, it follows the heap (see GatewaySettings), but never below a maxRequestBytes that was set
                 gw.whole("maxRequestBytesInFlight",
-                        Math.max(GatewaySettings.DEFAULTS.maxRequestBytesInFlight(), maxRequestBytes)));
+                        Math.max(GatewaySettings.DEFAULTS.maxRequestBytesInFlight(), maxRequestBytes)),
+                callerLimits(gw.object("callerLimits")));
         if (gateway.maxRequestBytesInFlight() < gateway.maxRequestBytes()) {
             throw gw.error("maxRequestBytesInFlight", "must be at least maxRequestBytes (" + gateway.maxRequestBytes()
                     + ")");
         }
         return gateway;
+    }
+
+    private static dev.switchboard.mcp.McpSettings mcp(SpecTree m) {
+        dev.switchboard.mcp.McpSettings d = dev.switchboard.mcp.McpSettings.DEFAULTS;
+        return new dev.switchboard.mcp.McpSettings(m.flag("enabled"), m.flag("toolsPerSkill"),
+                m.wholeInt("maxSessions"), m.span("sessionIdleTimeout"), d.maxTextBytes());
+    }
+
+    private static dev.switchboard.policy.CallerLimitSettings callerLimits(SpecTree c) {
+        dev.switchboard.policy.CallerLimitSettings.Rate perCaller = null;
+        if (c.has("rate")) {
+            perCaller = AccessPolicyReader.rate(c);
+        }
+        dev.switchboard.policy.CallerLimitSettings.Rate perAgent = null;
+        if (c.has("perAgent")) {
+            perAgent = AccessPolicyReader.rate(c.object("perAgent"));
+        }
+        int maxConcurrency = (int) Math.min(Integer.MAX_VALUE, c.whole("maxConcurrency", 0));
+        return new dev.switchboard.policy.CallerLimitSettings(perCaller, perAgent, maxConcurrency);
     }
 
     private static HttpLimits http(SpecTree h) {
@@ -185,6 +208,58 @@ final class ServerReader {
             }
         }
         return new RegistrySettings(allowedHosts, r.wholeInt("maxRegistrations"));
+    }
+
+    /** spec.auth: JWT issuers (each once, with exactly one of jwksUri and jwks) and the caller-token signing key. */
+    private static AuthSettings auth(SpecTree a) {
+        List<JwtIssuer> issuers = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        List<SpecTree> items = a.items("jwt");
+        for (int i = 0; i < items.size(); i++) {
+            SpecTree j = items.get(i);
+            String issuer = j.text("issuer");
+            if (issuer.isBlank() || !seen.add(issuer)) {
+                throw j.error("issuer", issuer.isBlank() ? "must not be empty" : "duplicate issuer '" + issuer + "'");
+            }
+            String uri = j.text("jwksUri");
+            String inline = j.text("jwks");
+            if ((uri == null) == (inline == null)) {
+                throw j.error("exactly one of jwksUri and jwks is needed");
+            }
+            java.net.URI jwksUri = null;
+            if (uri != null) {
+                try {
+                    jwksUri = java.net.URI.create(uri);
+                } catch (IllegalArgumentException e) {
+                    throw j.error("jwksUri", "'" + uri + "' is not a URL");
+                }
+                String host = jwksUri.getHost() == null ? "" : jwksUri.getHost();
+                boolean https = "https".equalsIgnoreCase(jwksUri.getScheme());
+                boolean loopbackHttp = "http".equalsIgnoreCase(jwksUri.getScheme())
+                        && (host.equalsIgnoreCase("localhost") || Addresses.isLoopbackOnly(host));
+                if (jwksUri.getHost() == null || !(https || loopbackHttp)) {
+                    throw j.error("jwksUri", "'" + uri + "' must be an https URL (http only on loopback): keys "
+                            + "fetched in clear could be replaced on the way");
+                }
+            }
+            List<String> audiences = j.trimmedTexts("audiences");
+            if (audiences.isEmpty() || audiences.stream().anyMatch(String::isBlank)) {
+                throw j.error("audiences", "name at least one non-empty audience");
+            }
+            JwtIssuer parsed = new JwtIssuer(issuer, audiences, jwksUri, inline, j.text("claimsToCaller"));
+            if (inline != null) {
+                try {
+                    com.nimbusds.jose.jwk.JWKSet.parse(inline);
+                } catch (java.text.ParseException e) {
+                    throw j.error("jwks", "is not a JWKS document (a JSON object with \"keys\")");
+                }
+            }
+            issuers.add(parsed);
+        }
+        SpecTree c = a.object("callerJwt");
+        String issuer = c.text("issuer");
+        return new AuthSettings(issuers, issuer == null || issuer.isBlank() ? null : issuer,
+                c.secretRef("signingKeySecretRef"));
     }
 
     /** spec.tracing: off unless otlpEndpoint is set. */

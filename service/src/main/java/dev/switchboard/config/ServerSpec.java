@@ -50,9 +50,13 @@ public record ServerSpec(
         TracingSettings tracing,
         Compat compat,
         OpsListen ops,
-        List<String> hostNames) {
+        List<String> hostNames,
+        dev.switchboard.mcp.McpSettings mcp,
+        AuthSettings auth) {
 
     public ServerSpec {
+        mcp = mcp == null ? dev.switchboard.mcp.McpSettings.DEFAULTS : mcp;
+        auth = auth == null ? AuthSettings.DEFAULTS : auth;
         tracing = tracing == null ? TracingSettings.OFF : tracing;
         compat = compat == null ? Compat.NONE : compat;
         hostNames = hostNames == null ? List.of() : List.copyOf(hostNames);
@@ -65,7 +69,8 @@ public record ServerSpec(
     public static ServerSpec defaults() {
         return new ServerSpec(DEFAULT_HOST, 8080, "sqlite:./data/switchboard.db", null, List.of(),
                 DEFAULT_CALLER_ID_HEADER, Duration.ofSeconds(90), GatewaySettings.DEFAULTS, false, null,
-                HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS, null, TracingSettings.OFF, Compat.NONE, null, List.of());
+                HttpLimits.DEFAULTS, RegistrySettings.DEFAULTS, null, TracingSettings.OFF, Compat.NONE, null, List.of(),
+                dev.switchboard.mcp.McpSettings.DEFAULTS, AuthSettings.DEFAULTS);
     }
 
     /** This spec's values in a builder, to change several at once. */
@@ -126,8 +131,16 @@ public record ServerSpec(
         return toBuilder().tracing(newTracing).build();
     }
 
+    public ServerSpec withAuth(AuthSettings newAuth) {
+        return toBuilder().auth(newAuth).build();
+    }
+
     public ServerSpec withOps(OpsListen newOps) {
         return toBuilder().ops(newOps).build();
+    }
+
+    public ServerSpec withMcp(dev.switchboard.mcp.McpSettings newMcp) {
+        return toBuilder().mcp(newMcp).build();
     }
 
     public ServerSpec withHostNames(List<String> newHostNames) {
@@ -152,7 +165,7 @@ public record ServerSpec(
                 + (adminToken == null ? "none" : "***") + ", apiKeys=" + apiKeys + ", callerIdHeader=" + callerIdHeader
                 + ", registrationTtl=" + registrationTtl + ", insecure=" + insecure + ", publicUrl=" + publicUrl
                 + ", tracing=" + (tracing.enabled() ? tracing.tracesUrl() : "off") + ", compat=" + compat
-                + ", ops=" + (ops == null ? "main port" : ops.host() + ":" + ops.port()) + ", hostNames=" + hostNames + "]";
+                + ", ops=" + (ops == null ? "main port" : ops.host() + ":" + ops.port()) + ", hostNames=" + hostNames + ", mcp=" + mcp + "]";
     }
 
     /**
@@ -178,6 +191,8 @@ public record ServerSpec(
         private Compat compat;
         private OpsListen ops;
         private List<String> hostNames;
+        private dev.switchboard.mcp.McpSettings mcp;
+        private AuthSettings auth;
 
         private Builder(ServerSpec s) {
             host = s.host;
@@ -197,6 +212,13 @@ public record ServerSpec(
             compat = s.compat;
             ops = s.ops;
             hostNames = s.hostNames;
+            mcp = s.mcp;
+            auth = s.auth;
+        }
+
+        public Builder mcp(dev.switchboard.mcp.McpSettings v) {
+            mcp = v;
+            return this;
         }
 
         public Builder host(String v) {
@@ -284,9 +306,14 @@ public record ServerSpec(
             return this;
         }
 
+        public Builder auth(AuthSettings v) {
+            auth = v;
+            return this;
+        }
+
         public ServerSpec build() {
             return new ServerSpec(host, port, store, adminToken, apiKeys, callerIdHeader, registrationTtl, gateway,
-                    insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames);
+                    insecure, publicUrl, http, registry, storePasswordSecretRef, tracing, compat, ops, hostNames, mcp, auth);
         }
     }
 }

@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.Unauthorized;
+import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.net.Addresses;
 import dev.switchboard.net.CidrBlock;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -72,6 +76,7 @@ public final class CardRoutes {
     private final ConcurrentHashMap<CacheKey, Cached> cache = new ConcurrentHashMap<>();
     /** The platform card is KubeMQ's ({@code compat: kubemq}). */
     private boolean kubemqPlatformCard;
+    private AccessControl access = AccessControl.open();
 
     private record Cached(long expiresAt, ObjectNode card) {}
 
@@ -100,6 +105,12 @@ public final class CardRoutes {
      */
     public CardRoutes kubemqPlatformCard(boolean kubemq) {
         this.kubemqPlatformCard = kubemq;
+        return this;
+    }
+
+    /** The AccessPolicies: the platform card lists, and an agent's card is shown for, only agents granted the caller. */
+    public CardRoutes access(AccessControl access) {
+        this.access = access;
         return this;
     }
 
@@ -144,12 +155,20 @@ public final class CardRoutes {
             return;
         }
         String base = baseUrl(ctx.request()) + "/a2a";
-        if (callers.callerOrNull(ctx.request()) == null) {
-            // an anonymous caller on a keyed server: the card says where the gateway is, nothing of its agents
-            platformCard(ctx, base, List.of());
-            return;
-        }
-        List<RegisteredAgent> agents = registry.list(List.of(), Integer.MAX_VALUE);
+        callers.authenticate(ctx.request()).onComplete(known -> {
+            if (known.failed()) {
+                // an anonymous caller on a keyed server: the card says where the gateway is, nothing of its agents
+                platformCard(ctx, base, List.of());
+                return;
+            }
+            platformCardWithAgents(ctx, base, known.result());
+        });
+    }
+
+    private void platformCardWithAgents(RoutingContext ctx, String base, Caller caller) {
+        Grants grants = access.grants();
+        List<RegisteredAgent> agents = registry.list(List.of(), Integer.MAX_VALUE).stream()
+                .filter(a -> grants.mayCall(caller, a)).toList();
         // an agent registered without skills has those of its own card (PRODUCT.md: "else taken from the agent's card")
         List<Future<List<AgentSkill>>> perAgent = agents.stream()
                 .map(a -> a.skills().isEmpty() ? cardSkills(a) : Future.succeededFuture(a.skills()))
@@ -200,18 +219,32 @@ public final class CardRoutes {
 
     /** {@code GET /a2a/{agentId}/.well-known/agent-card.json}: the agent's card, its URLs the gateway's. */
     public void agentCard(RoutingContext ctx) {
-        if (callers.callerOrNull(ctx.request()) == null) {
-            // before the registry is asked: the answer is the same for agents that exist and agents that do not
-            ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", "Bearer")
-                    .putHeader("Content-Type", "application/json")
-                    .end("{\"error\":\"unauthorized: send an API key as Authorization: Bearer <key>\"}");
-            return;
-        }
+        callers.authenticate(ctx.request()).onComplete(known -> {
+            if (known.failed()) {
+                // before the registry is asked: the answer is the same for agents that exist and agents that do not
+                String challenge = known.cause() instanceof Unauthorized u ? u.challenge() : "Bearer";
+                String message = known.cause() instanceof Unauthorized u ? u.getMessage() : "unauthorized";
+                ctx.response().setStatusCode(401).putHeader("WWW-Authenticate", challenge)
+                        .putHeader("Content-Type", "application/json")
+                        .end(new io.vertx.core.json.JsonObject().put("error", message).encode());
+                return;
+            }
+            agentCardFor(ctx, known.result());
+        });
+    }
+
+    private void agentCardFor(RoutingContext ctx, Caller caller) {
         String id = ctx.pathParam("agentId");
         RegisteredAgent agent = registry.find(id).orElse(null);
         if (agent == null) {
             ctx.response().setStatusCode(404).putHeader("Content-Type", "application/json")
                     .end("{\"error\":\"agent not found: " + id.replaceAll("[^a-zA-Z0-9-]", "") + "\"}");
+            return;
+        }
+        Grants.Decision granted = access.grants().agent(caller, agent);
+        if (!granted.allowed()) {
+            ctx.response().setStatusCode(403).putHeader("Content-Type", "application/json")
+                    .end(JSON.createObjectNode().put("error", granted.refusal()).toString());
             return;
         }
         String requested = normalisedVersion(ctx.request().getHeader("A2A-Version"));

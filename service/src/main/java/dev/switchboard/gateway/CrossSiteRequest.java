@@ -15,12 +15,12 @@ import java.net.URISyntaxException;
  * {@code fetch}) carries an {@code Origin}, which a browser sends on a GET only when it is not the page's own.
  * Programs (curl, SDKs, KubeMQ clients) send neither.
  */
-final class CrossSiteRequest {
+public final class CrossSiteRequest {
 
     private CrossSiteRequest() {}
 
     /** Why the request came from another site's page, or null when nothing says so. */
-    static String refusal(HttpServerRequest request) {
+    public static String refusal(HttpServerRequest request) {
         String site = request.getHeader("Sec-Fetch-Site");
         if (site != null) {
             String s = site.trim();

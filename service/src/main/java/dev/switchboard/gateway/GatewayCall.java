@@ -6,7 +6,6 @@ import dev.switchboard.log.LogContext;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.AgentOrigin;
-import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
@@ -54,7 +53,7 @@ final class GatewayCall implements AgentReply {
     private final RoutingFields fields;
     /** The request body, until it is sent (a relayed stream lives long: it keeps nothing it no longer needs). */
     private Buffer body;
-    private final ConcurrencyLimiter.Permit permit;
+    private final CallSlots permit;
     private final RequestBudget.Reservation bytes;
     private final Egress egress;
     /** Writes the upstream request's headers into it, until the request is made. */
@@ -81,8 +80,10 @@ final class GatewayCall implements AgentReply {
     private long lastWriteNanos;
     private AtomicInteger openStreams;
 
+    private String callerId;
+
     GatewayCall(AgentConnections connections, Egress egress, HttpServerRequest request, RegisteredAgent agent,
-            RoutingFields fields, Buffer body, ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes,
+            RoutingFields fields, Buffer body, CallSlots permit, RequestBudget.Reservation bytes,
             Consumer<MultiMap> outboundHeaders, GatewayMetrics metrics, GatewaySettings settings, long started, GatewaySpan span) {
         this.span = span;
         this.egress = egress;
@@ -100,6 +101,12 @@ final class GatewayCall implements AgentReply {
         this.metrics = metrics;
         this.settings = settings;
         this.started = started;
+    }
+
+    /** The caller's id, which the call's log lines name. */
+    GatewayCall caller(String id) {
+        this.callerId = id;
+        return this;
     }
 
     void start() {
@@ -367,7 +374,7 @@ final class GatewayCall implements AgentReply {
             return;
         }
         if (cause instanceof Egress.Refused refused) {
-            try (LogContext ids = LogContext.agent(agent.id())) {
+            try (LogContext ids = LogContext.agent(agent.id()).and(LogContext.CALLER, callerId)) {
                 LOG.info("call to {} refused: its address is not allowed ({})", agent.id(), refused.getMessage());
             }
             fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
@@ -385,7 +392,7 @@ final class GatewayCall implements AgentReply {
                 || (cause.getMessage() != null && cause.getMessage().toLowerCase(Locale.ROOT).contains("timeout"));
         // the cause names internal hosts and ports: it goes to the log, the caller gets the agent id
         // INFO: an agent that cannot be reached is what an operator looks for, by its id
-        try (LogContext ids = LogContext.agent(agent.id())) {
+        try (LogContext ids = LogContext.agent(agent.id()).and(LogContext.CALLER, callerId)) {
             LOG.info("call to {} failed: {}", agent.id(), cause.toString());
         }
         String why = unreachableBecause(cause);
@@ -423,7 +430,7 @@ final class GatewayCall implements AgentReply {
                 response.setStatusCode(204).end();
             }
         } else {
-            GatewayHandler.respondError(response, error, 200, false);
+            GatewayReplies.error(response, error, 200, false);
         }
         finish(outcome);
     }

@@ -9,6 +9,10 @@ final class GatewayErrorCodes {
 
     static final int AGENT_TIMEOUT = -32001;
     static final int AGENT_NOT_FOUND = -32002;
+    /** No AccessPolicy grants the caller this agent or method (HTTP 403); A2A gives the number no meaning. */
+    static final int FORBIDDEN = -31403;
+    /** The caller is over one of its limits (HTTP 429, Retry-After). */
+    static final int RATE_LIMITED = -31429;
 
     private GatewayErrorCodes() {}
 }

@@ -3,14 +3,20 @@ package dev.switchboard.gateway;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
+import dev.switchboard.policy.AccessControl;
+import dev.switchboard.policy.CallerLimits;
+import dev.switchboard.policy.Grants;
 import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentIds;
 import dev.switchboard.registry.AgentRegistry;
 import dev.switchboard.registry.ConcurrencyLimiter;
 import dev.switchboard.registry.RegisteredAgent;
 import dev.switchboard.tracing.Tracing;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
@@ -26,10 +32,11 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /**
- * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, finds the agent, takes a slot of
- * its concurrency cap and a share of the gateway's request-byte budget — all before reading the body —
- * then reads the body within the request limit, validates only what routing needs and hands the call
- * to a {@link GatewayCall}, which forwards the original bytes, relays the reply and gives slot and
+ * {@code POST /a2a/{agentId}} (G1–G8, G11): authenticates the caller, finds the agent, checks that an AccessPolicy
+ * grants the caller the agent and that the caller is within its limits, takes a slot of the agent's concurrency cap
+ * (and of the caller's) and a share of the gateway's request-byte budget — all before reading the body —
+ * then reads the body within the request limit, validates only what routing needs, checks the method's grant and
+ * hands the call to a {@link GatewayCall}, which forwards the original bytes, relays the reply and gives slots and
  * bytes back.
  */
 public final class GatewayHandler implements Handler<RoutingContext> {
@@ -39,7 +46,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     /** What a {@code GET …/stream} asks the agent for. */
     static final String STREAM_METHOD = "message/stream";
     /** The most of a refused call's body read to find its id. */
-    static final int ID_PEEK_BYTES = 64 * 1024;
     private static final String BUDGET_FULL = "server busy: the gateway holds its maximum of request bytes; retry shortly";
 
     private final Vertx vertx;
@@ -52,10 +58,20 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final Egress egress;
     private final RequestBudget budget;
     private final Tracing tracing;
+    private final CallerIdentity identity;
+    private final CallerMetrics callers;
+    private final AccessControl access;
+    private final CallerRefusals refusals;
+    private final GatewayReplies replies;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
-            RequestBudget budget) {
+            RequestBudget budget, AccessControl access, CallerIdentity identity, CallerMetrics callers) {
+        this.identity = identity;
+        this.callers = callers;
+        this.access = access;
+        this.replies = new GatewayReplies(budget);
+        this.refusals = new CallerRefusals(metrics, replies::namingId);
         this.tracing = tracing;
         this.egress = egress;
         // the server's one budget (settings.maxRequestBytesInFlight), which every other route's bodies count against too
@@ -68,6 +84,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         this.auth = auth;
         this.metrics = metrics;
         this.settings = settings;
+    }
+
+    public CallerIdentity identity() {
+        return identity;
     }
 
     @Override
@@ -126,37 +146,41 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             // a page on another site may not start a call with a GET it needs no preflight for (a POST needs one)
             metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
             span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 403);
-            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, crossSite,
+            GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, crossSite,
                     GatewayException.Kind.REQUEST), 403, false);
             return;
         }
-        Caller caller = callerOrRefuse(request, span);
-        if (caller == null) {
-            return;
-        }
+        withCaller(request, span, caller -> stream(request, agentId, caller, started, span));
+    }
+
+    private void stream(HttpServerRequest request, String agentId, Caller caller, long started, GatewaySpan span) {
         RegisteredAgent agent = agentOrRefuse(request, agentId, span);
         if (agent == null) {
             return;
         }
+        Grants.Decision granted = access.grants().call(caller, agent, STREAM_METHOD);
+        if (!granted.allowed()) {
+            refusals.forbidden(request, agent, caller, null, granted, span, false);
+            return;
+        }
+        callers.count(caller, agent.id());
         if (declaredLength(request) > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+            GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: GET /a2a/" + agent.id() + "/stream takes no body (POST message/stream to send one)",
                     GatewayException.Kind.REQUEST), 200, false);
             return;
         }
-        metrics.watchInFlight(agent.id());
-        ConcurrencyLimiter limiter = registry.limiter(agent.id());
-        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        CallSlots permit = slots(request, agent, caller, granted, span);
         if (permit == null) {
-            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
             return;
         }
         String id = "stream-" + UUID.randomUUID();
         Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"message/stream\",\"params\":{}}");
         Consumer<MultiMap> headers = out -> {
             headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
+            identity.writeTo(out, caller, agent);
             if (!out.contains("Accept")) {
                 out.set("Accept", "text/event-stream");
             }
@@ -164,25 +188,41 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         };
         new GatewayCall(connections, egress, request, agent,
                 new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
-                metrics, settings, started, span).start();
+                metrics, settings, started, span).caller(caller.id()).start();
     }
 
-    /** The caller, or null when the call was refused as unauthorized (answered here). */
-    private Caller callerOrRefuse(HttpServerRequest request, GatewaySpan span) {
-        Caller caller = auth.callerOrNull(request);
-        if (caller != null) {
-            return caller;
+    /**
+     * Goes on with the caller once {@link CallerAuth} has it: at once (an API key, a token verified lately or with its
+     * issuer's keys at hand), or, when a token's issuer's keys are being fetched again, on this request's own context
+     * when they are (the request paused meanwhile). A refused caller is answered 401 here.
+     */
+    private void withCaller(HttpServerRequest request, GatewaySpan span, Consumer<Caller> then) {
+        Future<Caller> caller = auth.authenticate(request);
+        if (caller.isComplete()) {
+            proceed(request, span, caller, then);
+            return;
         }
+        request.pause();
+        Context context = vertx.getOrCreateContext();
+        caller.onComplete(done -> context.runOnContext(v -> proceed(request, span, caller, then)));
+    }
+
+    private void proceed(HttpServerRequest request, GatewaySpan span, Future<Caller> caller, Consumer<Caller> then) {
+        if (caller.succeeded()) {
+            span.caller(caller.result());
+            then.accept(caller.result());
+            return;
+        }
+        String challenge = caller.cause() instanceof Unauthorized u ? u.challenge() : "Bearer";
+        String message = caller.cause() instanceof Unauthorized u ? u.getMessage() : "unauthorized";
         metrics.record("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, -1);
         span.end("unknown", null, GatewayMetrics.Outcome.UNAUTHORIZED, 401);
         request.response()
                 .setStatusCode(401)
-                .putHeader("WWW-Authenticate", "Bearer")
+                .putHeader("WWW-Authenticate", challenge)
                 .putHeader("Content-Type", "application/json");
-        refuseUnread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
-                "unauthorized: send a valid API key as Authorization: Bearer <key>",
+        GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST, message,
                 GatewayException.Kind.REQUEST), 401, false);
-        return null;
     }
 
     /** The registered agent, or null when the id is malformed or unknown (answered here). */
@@ -197,14 +237,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (!AgentIds.isValid(agentId)) {
             metrics.record("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end("unknown", null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            refuseNamingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+            replies.namingId(request, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: malformed agent id '" + agentId + "': " + AgentIds.rule(),
                     GatewayException.Kind.REQUEST), 200, false);
             return null;
         }
         metrics.record("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, -1);
         span.end("unknown", null, GatewayMetrics.Outcome.NOT_FOUND, 200);
-        refuseNamingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
+        replies.namingId(request, new GatewayException(null, GatewayErrorCodes.AGENT_NOT_FOUND,
                 "agent not found: " + agentId, GatewayException.Kind.TRANSPORT_FINAL), 200, false);
         return null;
     }
@@ -212,18 +252,27 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private void handle(HttpServerRequest request, String agentId) {
         long started = System.nanoTime();
         GatewaySpan span = GatewaySpan.start(tracing, request);
-        Caller caller = callerOrRefuse(request, span);
-        if (caller == null) {
-            return;
-        }
+        withCaller(request, span, caller -> handle(request, agentId, caller, started, span));
+    }
+
+    private void handle(HttpServerRequest request, String agentId, Caller caller, long started, GatewaySpan span) {
         RegisteredAgent agent = agentOrRefuse(request, agentId, span);
         if (agent == null) {
             return;
         }
-        if (!isJson(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
+        // one snapshot of the policies for the whole call: a reload swaps them between calls, never within one
+        Grants grants = access.grants();
+        Grants.Decision granted = grants.agent(caller, agent);
+        if (!granted.allowed()) {
+            // no method of this agent is granted: refused before a byte of the body is read
+            refusals.forbidden(request, agent, caller, null, granted, span, true);
+            return;
+        }
+        callers.count(caller, agent.id());
+        if (!JsonContentType.is(request.getHeader(HttpHeaders.CONTENT_TYPE))) {
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            refuseUnread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
+            GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.PARSE_ERROR,
                     "parse error: Content-Type must be application/json, got "
                             + Optional.ofNullable(request.getHeader(HttpHeaders.CONTENT_TYPE)).orElse("none"),
                     GatewayException.Kind.REQUEST), 200, false);
@@ -234,11 +283,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             tooLarge(request, settings.maxRequestBytes(), span);
             return;
         }
-        metrics.watchInFlight(agent.id());
-        ConcurrencyLimiter limiter = registry.limiter(agent.id());
-        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        CallSlots permit = slots(request, agent, caller, granted, span);
         if (permit == null) {
-            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
             return;
         }
         RequestBudget.Reservation bytes = budget.open();
@@ -248,11 +294,11 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         readBody(request, agent, declared, permit, bytes, span,
-                body -> dispatch(request, agent, caller, body, permit, bytes, started, span));
+                body -> dispatch(request, agent, caller, grants, body, permit, bytes, started, span));
     }
 
-    private void dispatch(HttpServerRequest request, RegisteredAgent agent, Caller caller, Buffer body,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, long started, GatewaySpan span) {
+    private void dispatch(HttpServerRequest request, RegisteredAgent agent, Caller caller, Grants grants, Buffer body,
+            CallSlots permit, RequestBudget.Reservation bytes, long started, GatewaySpan span) {
         RoutingFields fields;
         try {
             fields = RoutingFields.parse(body);
@@ -261,86 +307,57 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             bytes.release();
             metrics.record(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, -1);
             span.end(agent.id(), null, GatewayMetrics.Outcome.INVALID_REQUEST, 200);
-            respondError(request.response(), e, 200, false);
+            GatewayReplies.error(request.response(), e, 200, false);
+            return;
+        }
+        Grants.Decision granted = grants.call(caller, agent, fields.method());
+        if (!granted.allowed()) {
+            // the method needed the body; the agent has still not been contacted
+            permit.release();
+            bytes.release();
+            refusals.forbidden(request, agent, caller, fields, granted, span, false);
             return;
         }
         new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes,
                 out -> {
                     headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
+                    identity.writeTo(out, caller, agent);
                     span.propagate(out);
                 },
-                metrics, settings, started, span).start();
+                metrics, settings, started, span).caller(caller.id()).start();
+    }
+
+    /** The caller's rate limits, the agent's cap, the caller's cap: the call's places, or null when refused (answered). */
+    private CallSlots slots(HttpServerRequest request, RegisteredAgent agent, Caller caller, Grants.Decision granted,
+            GatewaySpan span) {
+        CallerLimits limits = access.limits();
+        CallerLimits.Limited limited = limits.take(caller.id(), agent.id(), granted.rate());
+        if (limited != null) {
+            refusals.rateLimited(request, agent, caller, granted, limited, span);
+            return null;
+        }
+        metrics.watchInFlight(agent.id());
+        ConcurrencyLimiter limiter = registry.limiter(agent.id());
+        ConcurrencyLimiter.Permit permit = limiter.tryAcquire(agent.limits().maxConcurrency());
+        if (permit == null) {
+            busy(request, agent, "server busy: " + agent.id() + " has " + limiter.inFlight() + " calls in flight", span);
+            return null;
+        }
+        CallerLimits.Slot slot = limits.acquire(caller.id());
+        if (slot == null) {
+            permit.release();
+            refusals.rateLimited(request, agent, caller, granted,
+                    new CallerLimits.Limited(CallerLimits.Limit.CALLER_CONCURRENCY, 1), span);
+            return null;
+        }
+        return new CallSlots(permit, slot);
     }
 
     private void busy(HttpServerRequest request, RegisteredAgent agent, String message, GatewaySpan span) {
         metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
         span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
-        refuseNamingId(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
+        replies.namingId(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, message,
                 GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
-    }
-
-    /**
-     * A refusal that names the request's id, as JSON-RPC asks and callers match on: a small body (up to
-     * {@value #ID_PEEK_BYTES} bytes, inside the byte budget) is read only to find its id. A larger one, or
-     * one the budget has no room for, is not read, and the error's id is null.
-     */
-    private void refuseNamingId(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
-        long declared = declaredLength(request);
-        RequestBudget.Reservation bytes = budget.open();
-        if (request.isEnded() || declared > ID_PEEK_BYTES || (declared > 0 && !bytes.grow(declared))) {
-            bytes.release();
-            refuseUnread(request, e, status, retryAfter);
-            return;
-        }
-        Buffer body = Buffer.buffer();
-        boolean[] done = {false};
-        request.handler(chunk -> {
-            if (done[0]) {
-                return;
-            }
-            if (body.length() + chunk.length() > ID_PEEK_BYTES || (declared < 0 && !bytes.grow(chunk.length()))) {
-                done[0] = true;
-                bytes.release();
-                refuseUnread(request, e, status, retryAfter);
-                return;
-            }
-            body.appendBuffer(chunk);
-        });
-        request.endHandler(v -> {
-            if (!done[0]) {
-                done[0] = true;
-                bytes.release();
-                respondError(request.response(), new GatewayException(idOf(body), e.code(), e.getMessage(), e.kind()),
-                        status, retryAfter);
-            }
-        });
-        request.exceptionHandler(x -> {
-            if (!done[0]) {
-                done[0] = true;
-                bytes.release();
-            }
-        });
-        request.resume();
-    }
-
-    /** The id of a JSON-RPC request, or null when the body has none that can be read. */
-    private static com.fasterxml.jackson.databind.JsonNode idOf(Buffer body) {
-        try {
-            return RoutingFields.parse(body.getBytes()).id();
-        } catch (GatewayException invalid) {
-            return invalid.id();
-        }
-    }
-
-    /**
-     * Answers a call whose body was not read. Its connection is closed after the answer (when the body
-     * has not all arrived yet): reading the rest only to throw it away is what we refuse to do.
-     */
-    private static void refuseUnread(HttpServerRequest request, GatewayException e, int status, boolean retryAfter) {
-        if (!request.isEnded()) {
-            request.response().putHeader("Connection", "close");
-        }
-        respondError(request.response(), e, status, retryAfter);
     }
 
     /**
@@ -349,7 +366,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
      * too large, over the budget, the caller gone.
      */
     private void readBody(HttpServerRequest request, RegisteredAgent agent, long declared,
-            ConcurrencyLimiter.Permit permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
+            CallSlots permit, RequestBudget.Reservation bytes, GatewaySpan span, Handler<Buffer> then) {
         long limit = settings.maxRequestBytes();
         boolean countChunks = declared < 0;
         BodyCollector body = new BodyCollector(declared);
@@ -373,7 +390,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
                 // part of the body is gone already: no id can be found in the rest, and it is not read
                 metrics.record(agent.id(), null, GatewayMetrics.Outcome.BUSY, -1);
                 span.end(agent.id(), null, GatewayMetrics.Outcome.BUSY, 503);
-                refuseUnread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, BUDGET_FULL,
+                GatewayReplies.unread(request, new GatewayException(null, JsonRpcError.INTERNAL_ERROR, BUDGET_FULL,
                         GatewayException.Kind.TRANSPORT_RETRYABLE), 503, true);
                 return;
             }
@@ -405,7 +422,7 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         HttpServerResponse response = request.response();
         if (!response.ended()) {
             response.setStatusCode(413).putHeader("Connection", "close");
-            respondError(response, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+            GatewayReplies.error(response, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: body larger than " + limit + " bytes", GatewayException.Kind.REQUEST), 413, false);
         }
     }
@@ -419,30 +436,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
 
     /** {@code POST /a2a} without an agent id. */
     public static void missingAgentId(RoutingContext ctx) {
-        respondError(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+        GatewayReplies.error(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                 "invalid request: missing agent id: POST to /a2a/{agentId}", GatewayException.Kind.REQUEST), 200, false);
-    }
-
-    static void respondError(HttpServerResponse response, GatewayException e, int status, boolean retryAfter) {
-        if (response.ended() || response.closed()) {
-            return;
-        }
-        response.setStatusCode(status).putHeader("Content-Type", "application/json");
-        if (retryAfter) {
-            response.putHeader("Retry-After", "1");
-        }
-        response.end(GatewayErrors.body(e));
-    }
-
-    private static boolean isJson(String contentType) {
-        if (contentType == null) {
-            return false;
-        }
-        if (contentType.equalsIgnoreCase("application/json")) {
-            return true; // nearly every call: no split, no lower-casing
-        }
-        String type = contentType.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
-        return type.equals("application/json") || (type.startsWith("application/") && type.endsWith("+json"));
     }
 
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */

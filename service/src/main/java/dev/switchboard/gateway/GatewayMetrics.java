@@ -32,7 +32,8 @@ public final class GatewayMetrics {
     /** How a gateway call ended. */
     public enum Outcome {
         OK, APPLICATION_ERROR, AGENT_HTTP_ERROR, TIMEOUT, UNREACHABLE, BUSY, TOO_LARGE, NOT_FOUND,
-        INVALID_REQUEST, UNAUTHORIZED, CALLER_DISCONNECTED, IDLE_TIMEOUT, EGRESS_REFUSED;
+        INVALID_REQUEST, UNAUTHORIZED, CALLER_DISCONNECTED, IDLE_TIMEOUT, EGRESS_REFUSED, FORBIDDEN,
+        RATE_LIMITED;
 
         private static final Outcome[] ALL = values();
 
@@ -131,6 +132,17 @@ public final class GatewayMetrics {
         // a call that ends after its agent was removed must not bring the removed agent's meters back
         String label = agentId.equals(UNKNOWN_AGENT) || agents.find(agentId).isPresent() ? agentId : UNKNOWN_AGENT;
         return byAgent.computeIfAbsent(label, AgentMeters::new);
+    }
+
+    /**
+     * A call refused (429) over one of its caller's limits: {@code switchboard_gateway_rate_limited_total{agent,limit}}.
+     * Looked up per refusal: a refused call is no hot path, and the labels are bounded (known agents, three limits).
+     */
+    public void rateLimited(String agentId, String limit) {
+        String label = agents.find(agentId).isPresent() ? agentId : UNKNOWN_AGENT;
+        Counter.builder(PREFIX + "rate_limited_total").tag("agent", label).tag("limit", limit)
+                .description("Gateway calls refused (429) over a caller's rate or concurrency limit")
+                .register(meters).increment();
     }
 
     /** Registers the in-flight gauge of an agent once; it reads the agent's limiter. */

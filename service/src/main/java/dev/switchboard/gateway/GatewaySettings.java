@@ -1,5 +1,6 @@
 package dev.switchboard.gateway;
 
+import dev.switchboard.policy.CallerLimitSettings;
 import java.time.Duration;
 
 /**
@@ -11,9 +12,23 @@ import java.time.Duration;
  * @param maxRequestBytesInFlight request bytes of all callers buffered at once, the gateway's bodies and every other
  *     route's (Slack's, the registry's, the triggers', the chat API's: at most half of it, as those are read before
  *     their sender is known); a body that would go over it is refused as busy (503, Retry-After); default 256 MiB, or a quarter of the JVM's maximum heap when that is less
+ * @param callerLimits rate and concurrency limits per caller; off by default
  */
 public record GatewaySettings(long maxRequestBytes, Duration keepaliveInterval, Duration connectTimeout,
-        long maxRequestBytesInFlight) {
+        long maxRequestBytesInFlight, CallerLimitSettings callerLimits) {
+
+    public GatewaySettings {
+        callerLimits = callerLimits == null ? CallerLimitSettings.OFF : callerLimits;
+    }
+
+    public GatewaySettings(long maxRequestBytes, Duration keepaliveInterval, Duration connectTimeout,
+            long maxRequestBytesInFlight) {
+        this(maxRequestBytes, keepaliveInterval, connectTimeout, maxRequestBytesInFlight, CallerLimitSettings.OFF);
+    }
+
+    public GatewaySettings withCallerLimits(CallerLimitSettings limits) {
+        return new GatewaySettings(maxRequestBytes, keepaliveInterval, connectTimeout, maxRequestBytesInFlight, limits);
+    }
 
     private static final long DEFAULT_MAX_REQUEST_BYTES = 10L * 1024 * 1024;
 

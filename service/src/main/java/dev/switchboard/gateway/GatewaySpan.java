@@ -36,6 +36,9 @@ final class GatewaySpan {
     private static final AttributeKey<String> RPC_METHOD = AttributeKey.stringKey("rpc.method");
     static final AttributeKey<String> AGENT = AttributeKey.stringKey("switchboard.agent.id");
     static final AttributeKey<String> OUTCOME = AttributeKey.stringKey("switchboard.gateway.outcome");
+    /** OpenTelemetry's attribute for the authenticated user; spans are not metrics, so any caller id may go here. */
+    static final AttributeKey<String> CALLER = AttributeKey.stringKey("enduser.id");
+    static final AttributeKey<String> CALLER_KIND = AttributeKey.stringKey("switchboard.caller.kind");
     /** Outcomes where the agent's answer did not reach the caller through no fault of the caller's. */
     private static final Set<GatewayMetrics.Outcome> FAILURES = EnumSet.of(GatewayMetrics.Outcome.AGENT_HTTP_ERROR,
             GatewayMetrics.Outcome.TIMEOUT, GatewayMetrics.Outcome.UNREACHABLE, GatewayMetrics.Outcome.BUSY,
@@ -78,6 +81,15 @@ final class GatewaySpan {
                 .setAttribute(HTTP_ROUTE, name.substring(space + 1))
                 .setAttribute(URL_PATH, request.path())
                 .startSpan());
+    }
+
+    /** Names the authenticated caller (an API key's name or a JWT's subject; not a bare remote address). */
+    void caller(dev.switchboard.auth.Caller caller) {
+        if (span == null || caller.kind() == dev.switchboard.auth.Caller.Kind.ADDRESS) {
+            return;
+        }
+        span.setAttribute(CALLER, caller.id());
+        span.setAttribute(CALLER_KIND, caller.kind().name().toLowerCase(java.util.Locale.ROOT));
     }
 
     /** Replaces the caller's trace context on the upstream request with this span's. */

@@ -33,7 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watch mode: informers on the AgentBackend, Binding, SlackApp and Trigger resources ({@code switchboard.dev/v1})
+ * Watch mode: informers on the AgentBackend, Binding, SlackApp, Trigger and AccessPolicy resources ({@code switchboard.dev/v1})
  * and on the Secrets of one namespace. Every change (and every resync) reconciles the whole snapshot on one thread:
  * {@link Reconciler} validates it, the configuration in force goes to the app, and each resource's {@code Ready}
  * condition is written to its status subresource when it differs from what the resource carries.
@@ -84,6 +84,7 @@ public final class KubernetesWatch implements AutoCloseable {
         kinds.put("Binding", "bindings");
         kinds.put("SlackApp", "slackapps");
         kinds.put("Trigger", "triggers");
+        kinds.put("AccessPolicy", "accesspolicies");
         return java.util.Collections.unmodifiableMap(kinds);
     }
 

@@ -1,5 +1,7 @@
 package dev.switchboard.kubernetes;
 
+import dev.switchboard.bridge.engine.Platform;
+import dev.switchboard.policy.AccessPolicySpec;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.BridgeSettings;
@@ -33,7 +35,8 @@ import java.util.regex.Pattern;
  * SlackApps running since start: one naming a SlackApp that is not running (added or renamed after start) says
  * RestartRequired, and the version it replaced, if any, stays in force. Triggers are live, on the Bindings in force.
  * An AgentBackend or Binding that would send a Secret not labelled for it ({@link SecretsSentToAgents}) is not in
- * force, whichever of its versions it is, and says SecretNotUsable.
+ * force, whichever of its versions it is, and says SecretNotUsable. AccessPolicies are live; one not in force
+ * grants nothing but still switches the gateway to "refused unless granted" (it fails closed).
  */
 final class Reconciler {
 
@@ -121,7 +124,7 @@ final class Reconciler {
         }
         Map<String, String> notRunning = slackBindings(now, optedIn);
         java.util.Set<String> bindingsInForce = new java.util.HashSet<>(slackInForce.keySet());
-        now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(b -> bindingsInForce.add(b.name()));
+        now.bindings().stream().filter(b -> b.platform() != Platform.SLACK).forEach(b -> bindingsInForce.add(b.name()));
         List<TriggerSpec> triggers = new ArrayList<>();
         for (TriggerSpec t : now.triggers()) {
             if (bindingsInForce.contains(t.bindingRef())) {
@@ -149,7 +152,7 @@ final class Reconciler {
                 conditions.put(r.key(), Condition.applied(r.generation()));
             }
         }
-        return new Outcome(live(now, secrets, triggers), conditions);
+        return new Outcome(live(now, secrets, triggers, policiesNotInForce(sorted, now)), conditions);
     }
 
     /**
@@ -162,7 +165,7 @@ final class Reconciler {
         Map<String, BindingSpec> next = new LinkedHashMap<>();
         Map<String, String> notRunning = new LinkedHashMap<>();
         for (BindingSpec b : now.bindings()) {
-            if (!b.platform().equals("slack")) {
+            if (b.platform() != Platform.SLACK) {
                 continue;
             }
             if (running.contains(b.app())) {
@@ -192,14 +195,33 @@ final class Reconciler {
      * SlackApps as at start.
      */
     private SwitchboardConfig live(SwitchboardConfig now, Map<String, Map<String, String>> secrets,
-            List<TriggerSpec> triggers) {
+            List<TriggerSpec> triggers, List<AccessPolicySpec> grantingNothing) {
         List<BindingSpec> bindings = new ArrayList<>();
-        now.bindings().stream().filter(b -> !b.platform().equals("slack")).forEach(bindings::add);
+        now.bindings().stream().filter(b -> b.platform() != Platform.SLACK).forEach(bindings::add);
         bindings.addAll(slackInForce.values());
         Map<String, Map<String, String>> allSecrets = new HashMap<>(started.secrets());
         allSecrets.putAll(secrets);
+        List<AccessPolicySpec> policies = new ArrayList<>(now.policies());
+        policies.addAll(grantingNothing);
         return new SwitchboardConfig(server, now.backends(), List.copyOf(bindings), Map.copyOf(allSecrets), bridge,
-                started.slackApps(), List.copyOf(triggers));
+                started.slackApps(), List.copyOf(triggers), List.copyOf(policies));
+    }
+
+    /**
+     * An AccessPolicy that is in the cluster but not in force (never valid, or a reference that does not resolve)
+     * grants nothing, but it still counts as a policy: the gateway fails closed. Were it simply left out, a broken
+     * sole policy would turn "only these callers" into "every caller".
+     */
+    private static List<AccessPolicySpec> policiesNotInForce(List<WatchedResource> all, SwitchboardConfig now) {
+        java.util.Set<String> inForce = new java.util.HashSet<>();
+        now.policies().forEach(p -> inForce.add(p.name()));
+        List<AccessPolicySpec> out = new ArrayList<>();
+        for (WatchedResource r : all) {
+            if (r.kind().equals("AccessPolicy") && !inForce.contains(r.name())) {
+                out.add(AccessPolicySpec.grantsNothing(r.name()));
+            }
+        }
+        return out;
     }
 
     private static boolean readOnceAtStart(ConfigDocument doc) {
@@ -230,6 +252,7 @@ final class Reconciler {
         List<BindingSpec> bindings = new ArrayList<>();
         List<SlackAppSpec> apps = new ArrayList<>();
         List<TriggerSpec> triggers = new ArrayList<>();
+        List<AccessPolicySpec> policies = new ArrayList<>();
         for (ConfigDocument d : docs.values()) {
             if (d instanceof ConfigDocument.Backend b) {
                 backends.add(b.spec());
@@ -239,10 +262,12 @@ final class Reconciler {
                 apps.add(a.spec());
             } else if (d instanceof ConfigDocument.Trigger t) {
                 triggers.add(t.spec());
+            } else if (d instanceof ConfigDocument.AccessPolicy p) {
+                policies.add(p.spec());
             }
         }
         return new SwitchboardConfig(server, List.copyOf(backends), List.copyOf(bindings), Map.copyOf(secrets), bridge,
-                List.copyOf(apps), List.copyOf(triggers));
+                List.copyOf(apps), List.copyOf(triggers), List.copyOf(policies));
     }
 
     private static String reason(String detail) {

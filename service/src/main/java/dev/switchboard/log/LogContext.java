@@ -16,6 +16,8 @@ public final class LogContext implements AutoCloseable {
     public static final String BINDING = "binding";
     public static final String THREAD = "thread";
     public static final String TURN = "turn";
+    /** Who called the gateway: an API key's name, a JWT's caller claim, or a remote address. */
+    public static final String CALLER = "caller";
 
     private final List<String[]> previous = new ArrayList<>();
 

@@ -52,6 +52,7 @@ public final class AgentRegistry {
     private final ConcurrentHashMap<String, ConcurrencyLimiter> limiters = new ConcurrentHashMap<>();
     private final List<Consumer<String>> removalListeners = new CopyOnWriteArrayList<>();
     private final List<Consumer<String>> changeListeners = new CopyOnWriteArrayList<>();
+    private final List<Consumer<String>> anyChangeListeners = new CopyOnWriteArrayList<>();
     private final boolean shared;
     /** Dynamic registrations held; changed only inside a compute, checked against the cap there. */
     private final AtomicInteger dynamicCount = new AtomicInteger();
@@ -93,6 +94,19 @@ public final class AgentRegistry {
         changeListeners.add(listener);
     }
 
+    /**
+     * Called with the id of every agent added, changed or removed, whoever changed it: a registration (new or
+     * again), a deregistration, an expiry, the configuration (at start and in watch mode), another replica. A
+     * heartbeat is no change. Runs on the writer's thread, after the change.
+     */
+    public void onAnyChange(Consumer<String> listener) {
+        anyChangeListeners.add(listener);
+    }
+
+    private void anyChange(String id) {
+        anyChangeListeners.forEach(l -> l.accept(id));
+    }
+
     public boolean shared() {
         return shared;
     }
@@ -128,6 +142,7 @@ public final class AgentRegistry {
             removed(id);
         } else if (changed[0]) {
             changeListeners.forEach(l -> l.accept(id));
+            anyChange(id);
         }
     }
 
@@ -160,6 +175,7 @@ public final class AgentRegistry {
             }
             return agent;
         });
+        anyChange(agent.id());
     }
 
     /**
@@ -195,7 +211,7 @@ public final class AgentRegistry {
      * (IllegalStateException); a new id over the cap is refused with {@link RegistryFull}.
      */
     public RegisteredAgent register(RegisteredAgent requested, Instant now) {
-        return agents.compute(requested.id(), (id, existing) -> {
+        RegisteredAgent registered = agents.compute(requested.id(), (id, existing) -> {
             if (existing != null && existing.origin() == AgentOrigin.CONFIG) {
                 throw new IllegalStateException("agent_id " + id + " is defined in the configuration file and cannot be re-registered");
             }
@@ -218,6 +234,8 @@ public final class AgentRegistry {
             }
             return agent;
         });
+        anyChange(registered.id());
+        return registered;
     }
 
     /** Updates last_seen; empty when the agent is unknown. */
@@ -321,6 +339,7 @@ public final class AgentRegistry {
         }
         limiters.remove(id);
         removalListeners.forEach(l -> l.accept(id));
+        anyChange(id);
     }
 
     /** Agents in id order, filtered by skill tags (any skill with any tag) when tags is not empty. */

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.http.JsonHttp;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
@@ -18,6 +20,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +46,7 @@ public final class RegistryRoutes {
     private final EgressPolicy egress;
     /** {@code GET /agents} answers a bare JSON array, as KubeMQ's older clients read it ({@code compat: kubemq}). */
     private boolean bareList;
+    private Function<Caller, Predicate<RegisteredAgent>> visible = caller -> a -> true;
 
     public RegistryRoutes(Vertx vertx, AgentRegistry registry, EgressPolicy egress, String adminToken,
             CallerAuth callers, Clock clock, Runnable onChange) {
@@ -52,6 +57,15 @@ public final class RegistryRoutes {
         this.callers = callers;
         this.clock = clock;
         this.onChange = onChange;
+    }
+
+    /**
+     * Which agents a caller may see (the AccessPolicies': those it may call); the admin token sees them all. Asked at
+     * each read, so a reload of the policies shows at the next one.
+     */
+    public RegistryRoutes visibleTo(Function<Caller, Predicate<RegisteredAgent>> visible) {
+        this.visible = visible;
+        return this;
     }
 
     /** {@code GET /agents} as a bare array instead of {@code {"agents": [...], "count": n}}. */
@@ -147,9 +161,10 @@ public final class RegistryRoutes {
     }
 
     public void list(RoutingContext ctx) {
-        if (!reader(ctx)) {
-            return;
-        }
+        asReader(ctx, visible -> listFor(ctx, visible));
+    }
+
+    private void listFor(RoutingContext ctx, Predicate<RegisteredAgent> visible) {
         String tagsParam;
         String limitParam;
         try {
@@ -174,7 +189,8 @@ public final class RegistryRoutes {
             }
         }
         ArrayNode agents = JSON.createArrayNode();
-        registry.list(tags, limit).forEach(a -> agents.add(view(a)));
+        // filtered before the limit: a caller's first n agents are the first n it may call
+        registry.list(tags, Integer.MAX_VALUE).stream().filter(visible).limit(limit).forEach(a -> agents.add(view(a)));
         if (bareList) {
             json(ctx.response(), 200, agents);
             return;
@@ -186,11 +202,12 @@ public final class RegistryRoutes {
     }
 
     public void get(RoutingContext ctx) {
-        if (!reader(ctx)) {
-            return;
-        }
+        asReader(ctx, visible -> getFor(ctx, visible));
+    }
+
+    private void getFor(RoutingContext ctx, Predicate<RegisteredAgent> visible) {
         String id = ctx.pathParam("agentId");
-        registry.find(id).ifPresentOrElse(
+        registry.find(id).filter(visible).ifPresentOrElse(
                 a -> json(ctx.response(), 200, view(a)),
                 () -> error(ctx.response(), 404, "agent not found: " + id, "agent_id"));
     }
@@ -235,14 +252,26 @@ public final class RegistryRoutes {
         return false;
     }
 
-    private boolean reader(RoutingContext ctx) {
-        if (!callers.required() || (adminToken != null && tokenMatches(ctx, adminToken))
-                || callers.caller(ctx.request()).isPresent()) {
-            return true;
+    /**
+     * Runs {@code then} for a registry reader (a caller, or the admin token) with what it may see; answers 401 to anyone
+     * else. The admin token sees every agent; a caller, with no AccessPolicy every agent, else those a policy grants it
+     * (an agent it may not call is "not found" to it, as to anyone without a grant).
+     */
+    private void asReader(RoutingContext ctx, Consumer<Predicate<RegisteredAgent>> then) {
+        if (adminToken != null && tokenMatches(ctx, adminToken)) {
+            then.accept(a -> true);
+            return;
         }
-        ctx.response().putHeader("WWW-Authenticate", "Bearer");
-        error(ctx.response(), 401, "unauthorized: send an API key as Authorization: Bearer <key>", null);
-        return false;
+        callers.authenticate(ctx.request()).onComplete(known -> {
+            if (known.succeeded()) {
+                then.accept(visible.apply(known.result()));
+                return;
+            }
+            ctx.response().putHeader("WWW-Authenticate",
+                    known.cause() instanceof Unauthorized u ? u.challenge() : "Bearer");
+            error(ctx.response(), 401, known.cause() instanceof Unauthorized u ? u.getMessage()
+                    : "unauthorized: send an API key or a token as Authorization: Bearer <key>", null);
+        });
     }
 
     private static boolean tokenMatches(RoutingContext ctx, String expected) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.bridge.Binding;
 import dev.switchboard.bridge.SessionDriver;
 import dev.switchboard.bridge.TurnRefused;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
@@ -34,7 +35,7 @@ public final class Triggers {
     private final ChatStore chats;
     private final SessionDriver driver;
     private final TriggerStore store;
-    private final Map<String, ThreadOpener> openers;
+    private final Map<Platform, ThreadOpener> openers;
     private final Clock clock;
     /** one delivery of a trigger at a time: a group's thread is opened once, a duplicate is told as one */
     private final Map<String, Object> locks = new ConcurrentHashMap<>();
@@ -58,10 +59,10 @@ public final class Triggers {
 
     /**
      * @param bindings the configured Bindings; each trigger's is among them (the configuration checked it)
-     * @param openers how each platform opens a thread, by platform name ({@code web}, {@code slack})
+     * @param openers how each platform opens a thread
      */
     public Triggers(List<TriggerSettings> triggers, List<Binding> bindings, ChatStore chats, SessionDriver driver,
-            Map<String, ThreadOpener> openers, Clock clock) {
+            Map<Platform, ThreadOpener> openers, Clock clock) {
         this.chats = chats;
         this.driver = driver;
         this.store = new TriggerStore(chats);
@@ -163,7 +164,7 @@ public final class Triggers {
     private ChatThread open(Trigger t, String groupHash, String title) {
         ThreadOpener opener = openers.get(t.binding().platform());
         if (opener == null) {
-            throw new OpenFailed("no platform " + t.binding().platform() + " to open a thread on", null);
+            throw new OpenFailed("no platform " + t.binding().platform().configName() + " to open a thread on", null);
         }
         try {
             return opener.open(t.binding().name(), t.channel(),

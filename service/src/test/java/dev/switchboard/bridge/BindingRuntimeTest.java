@@ -2,6 +2,8 @@ package dev.switchboard.bridge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.bridge.engine.Dialect;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.protocol.model.AgentCapabilities;
 import dev.switchboard.protocol.model.AgentCard;
 import dev.switchboard.protocol.model.AgentInterface;
@@ -51,8 +53,8 @@ class BindingRuntimeTest {
     }
 
     static Binding binding() {
-        return new Binding("web", "backend", "web", null, List.of("web"), "bot", true, Duration.ofHours(1),
-                Binding.DIALECT_A2A, null, null);
+        return new Binding("web", "backend", Platform.WEB, null, List.of("web"), "bot", true, Duration.ofHours(1),
+                Dialect.A2A, null, null);
     }
 
     @Test

@@ -36,7 +36,7 @@ class KagentCheckTest {
     }
 
     static CheckReport check(SwitchboardFixture served) {
-        return Checker.run(vertx, new CheckRequest(served.url("sre"), "kagent-v1", "default", "sre", null, null, null,
+        return Checker.run(vertx, new CheckRequest(served.url("sre"), dev.switchboard.bridge.engine.Dialect.KAGENT_V1, "default", "sre", null, null, null,
                 CheckLimits.quickCheck()));
     }
 

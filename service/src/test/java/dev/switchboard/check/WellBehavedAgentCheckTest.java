@@ -3,6 +3,7 @@ package dev.switchboard.check;
 import static dev.switchboard.check.ReportAssertions.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
@@ -93,7 +94,7 @@ class WellBehavedAgentCheckTest {
         try (SwitchboardFixture agents = SwitchboardFixture.builder().vertx(vertx).agent("checked", wellBehaved())
                 .agentsOnly().start()) {
             TestAgent agent = agents.agent("checked");
-            CheckReport report = Checker.run(vertx, new CheckRequest(agent.url(), "a2a", null, null,
+            CheckReport report = Checker.run(vertx, new CheckRequest(agent.url(), Dialect.A2A, null, null,
                     java.util.Map.of("X-Team", "blue", "Authorization", "Basic old"), "s3cret", null, QUICK));
             assertThat(report.exitCode()).as(report.text()).isZero();
             List<RecordedRequest> requests = agent.recorder().requests();

@@ -3,6 +3,7 @@ package dev.switchboard.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.bridge.engine.Dialect;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class ConfigValidationTest {
                 stringData: {token: "${ECHO_TOKEN}"}
                 """, "test.yaml");
         AgentBackendSpec b = c.backends().get(0);
-        assertThat(b.dialect()).isEqualTo("kagent-v1");
+        assertThat(b.dialect()).isEqualTo(Dialect.KAGENT_V1);
         assertThat(b.agentRefNamespace()).isEqualTo("team");
         assertThat(b.limits().maxConcurrency()).isEqualTo(7);
         assertThat(b.limits().maxResponseBytes()).isEqualTo(10L * 1024 * 1024);

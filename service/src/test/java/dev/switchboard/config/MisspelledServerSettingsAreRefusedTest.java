@@ -94,10 +94,17 @@ class MisspelledServerSettingsAreRefusedTest {
         assertThat(c.bridge().contract().giveUpAfter()).hasMinutes(10);
         assertThat(c.bridge().limits().leaseDuration()).hasSeconds(30);
         assertThat(c.server().ops()).isEqualTo(new OpsListen("127.0.0.1", 9090));
+        assertThat(c.server().mcp().toolsPerSkill()).isTrue();
+        assertThat(c.server().mcp().maxSessions()).isEqualTo(50);
+        assertThat(LOADER.parse(FULL.replace("jwksUri: \"https://login.example.com/jwks.json\"",
+                "jwks: '{\"keys\":[]}'"), "full.yaml").server()).isNotNull();
         // and the description lists nothing this document does not set: the two are the same list
         com.fasterxml.jackson.databind.JsonNode server = new com.fasterxml.jackson.databind.ObjectMapper(
                 new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(FULL.substring(0, FULL.indexOf("---")));
         for (String leaf : ResourceSchemaConformanceTest.leaves(ResourceSchemas.SERVER.spec(), "spec").keySet()) {
+            if (leaf.equals("spec.auth.jwt[0].jwks")) {
+                continue; // the other one of jwksUri | jwks: loaded below
+            }
             assertThat(server.at("/" + leaf.replace("[0]", "/0").replace('.', '/'))
                     .isMissingNode()).as(leaf + " set by the full document").isFalse();
         }
@@ -110,6 +117,7 @@ class MisspelledServerSettingsAreRefusedTest {
             spec:
               listen: 127.0.0.1:0
               ops: {listen: "127.0.0.1:9090"}
+              mcp: {enabled: true, toolsPerSkill: true, maxSessions: 50, sessionIdleTimeout: 10m}
               insecure: false
               publicUrl: https://switchboard.example.com
               hostNames: [switchboard.agents.svc]
@@ -117,11 +125,16 @@ class MisspelledServerSettingsAreRefusedTest {
               storePasswordSecretRef: {name: store, key: password}
               adminToken: an-admin-token-0123456789
               apiKeys: [{name: ci, key: an-api-key-0123456789}]
+              auth:
+                jwt: [{issuer: "https://login.example.com/", audiences: [switchboard],
+                       jwksUri: "https://login.example.com/jwks.json", claimsToCaller: email}]
+                callerJwt: {issuer: "https://switchboard.example.com", signingKeySecretRef: {name: store, key: jwk}}
               callerIdHeader: X-Caller
               compat: kubemq
               registrationTtl: 90s
               tracing: {otlpEndpoint: "http://c:4318", serviceName: sb, samplingRatio: 0.5}
-              gateway: {maxRequestBytes: 1000, keepaliveInterval: 15s, connectTimeout: 10s, maxRequestBytesInFlight: 2000}
+              gateway: {maxRequestBytes: 1000, keepaliveInterval: 15s, connectTimeout: 10s, maxRequestBytesInFlight: 2000,
+                        callerLimits: {rate: 10, burst: 20, perAgent: {rate: 2, burst: 4}, maxConcurrency: 8}}
               http: {headerReadTimeout: 10s, bodyReadTimeout: 30s, idleTimeout: 60s, maxConnections: 100,
                      shutdownGracePeriod: 20s}
               registry: {maxRegistrations: 10, allowedHosts: [10.0.0.0/8, "*.agents.svc.cluster.local"]}
@@ -138,7 +151,7 @@ class MisspelledServerSettingsAreRefusedTest {
             kind: Secret
             metadata: {name: store}
             type: Opaque
-            stringData: {password: pw}
+            stringData: {password: pw, jwk: "{}"}
             """;
 
     @Test

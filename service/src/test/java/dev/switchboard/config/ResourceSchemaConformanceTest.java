@@ -80,6 +80,14 @@ class ResourceSchemaConformanceTest {
               signingSecret: {secretRef: {name: slack, key: signing}}
             """;
 
+    private static final String KEYED_SERVER = """
+            apiVersion: switchboard.dev/v1
+            kind: Server
+            metadata: {name: main}
+            spec:
+              apiKeys: [{name: ci-bot, key: "0123456789abcdef"}]
+            """;
+
     /** Per kind: documents of that kind that must load, each with the other documents it needs. */
     private static final Map<ResourceKind, List<Variant>> VARIANTS = Map.of(
             ResourceSchemas.AGENT_BACKEND, List.of(new Variant("""
@@ -96,7 +104,21 @@ class ResourceSchemaConformanceTest {
                       limits: {maxConcurrency: 10, defaultTimeoutSeconds: 60, maxTimeoutSeconds: 600,
                                maxResponseBytes: 1000000, streamIdleTimeoutSeconds: 60}
                       skills: [{id: k8s, name: Kubernetes, description: Reads the cluster, tags: [k8s, ops]}]
-                    """, SECRETS)),
+                    """, SECRETS), new Variant("""
+                    apiVersion: switchboard.dev/v1
+                    kind: AgentBackend
+                    metadata: {name: signed}
+                    spec:
+                      url: http://signed.agents.svc:8080/
+                      auth: {callerJwt: true}
+                    """), new Variant("""
+                    apiVersion: switchboard.dev/v1
+                    kind: AgentBackend
+                    metadata: {name: passed}
+                    spec:
+                      url: https://passed.agents.example.com/
+                      auth: {passThrough: true}
+                    """)),
             ResourceSchemas.BINDING, List.of(
                     new Variant("""
                             apiVersion: switchboard.dev/v1
@@ -147,7 +169,26 @@ class ResourceSchemaConformanceTest {
                       format: alertmanager
                       tokenSecretRef: {name: agent-token, key: token}
                       rateLimit: {perMinute: 120, burst: 20}
-                    """, BACKEND, WEB_BINDING, SECRETS)));
+                    """, BACKEND, WEB_BINDING, SECRETS)),
+            ResourceSchemas.ACCESS_POLICY, List.of(
+                    new Variant("""
+                            apiVersion: switchboard.dev/v1
+                            kind: AccessPolicy
+                            metadata: {name: ci}
+                            spec:
+                              subjects: [{apiKey: ci-bot}]
+                              agents: {names: [echo], selector: {matchLabels: {team: sre}}, skillTags: [triage]}
+                              methods: [message/send, tasks/get]
+                              rateLimit: {rate: 2.5, burst: 5}
+                            """, KEYED_SERVER),
+                    new Variant("""
+                            apiVersion: switchboard.dev/v1
+                            kind: AccessPolicy
+                            metadata: {name: sre}
+                            spec:
+                              subjects: [{claim: groups, values: [sre, ops]}]
+                              methods: ["*"]
+                            """)));
 
     record Variant(String document, String... others) {
         ObjectNode tree() {

@@ -3,6 +3,7 @@ package dev.switchboard.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.registry.AgentLimits;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -36,7 +37,7 @@ class SchemaDrivenLoaderTest {
     void anAgentBackendThatSetsNothingHasTheDefaultLimits() {
         AgentBackendSpec b = LOADER.parse(backend(""), "b.yaml").backends().get(0);
         assertThat(b.limits()).isEqualTo(AgentLimits.DEFAULTS);
-        assertThat(b.dialect()).isEqualTo(AgentBackendSpec.DIALECT_A2A);
+        assertThat(b.dialect()).isEqualTo(Dialect.A2A);
         assertThat(b.agentRefName()).isEqualTo("echo");
     }
 

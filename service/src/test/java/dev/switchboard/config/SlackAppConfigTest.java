@@ -3,6 +3,7 @@ package dev.switchboard.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.chat.slack.SlackMode;
 import java.time.Duration;
 import java.util.Map;
@@ -63,7 +64,7 @@ class SlackAppConfigTest {
         assertThat(app.apiUrl()).isEqualTo("https://slack.com/api/");
         assertThat(c.secret(app.botToken())).contains("xoxb-1-secret-bot");
         BindingSpec b = c.bindings().get(0);
-        assertThat(b.platform()).isEqualTo("slack");
+        assertThat(b.platform()).isEqualTo(Platform.SLACK);
         assertThat(b.app()).isEqualTo("main");
         assertThat(b.channels()).containsExactly("C0123ABCD", "im");
         assertThat(b.questionTimeout()).isEqualTo(Duration.ofHours(1));

@@ -143,7 +143,7 @@ class HostileInputFuzzTest {
         long from = Long.getLong("fuzz.from", 0L);
         int concurrency = Integer.getInteger("fuzz.concurrency", 24);
         java.util.Set<Target> targets = java.util.Arrays.stream(System.getProperty("fuzz.targets",
-                "GATEWAY,REGISTRY,CARD,CHAT,SLACK,TRIGGER,HOST,STALL,RAW").split(",")).map(String::trim).map(Target::valueOf)
+                "GATEWAY,REGISTRY,CARD,CHAT,SLACK,TRIGGER,HOST,STALL,RAW,JWT,MCP").split(",")).map(String::trim).map(Target::valueOf)
                 .collect(java.util.stream.Collectors.toCollection(() -> java.util.EnumSet.noneOf(Target.class)));
         System.out.printf("fuzz: seed %d, %d inputs from #%d, %d in flight (replay: -Dfuzz.seed=%d)%n", seed, count, from,
                 concurrency, seed);
@@ -227,9 +227,11 @@ class HostileInputFuzzTest {
                   store: sqlite:%s
                   adminToken: %s
                   apiKeys: [{name: fuzzer, key: %s}]
+                  auth: {jwt: [{issuer: "https://fuzz.idp/", audiences: [fuzz], jwks: '__JWKS__'}]}
                   registrationTtl: 30s
                   gateway: {maxRequestBytes: 262144, keepaliveInterval: 1s, connectTimeout: 2s}
                   http: {bodyReadTimeout: 2s}
+                  mcp: {toolsPerSkill: true, maxSessions: 200}
                   contract: {giveUpAfter: 5s, busyNoticeAfter: 2s, silenceLimit: 3s, noSignOfLife: 5s,
                              responseHeaders: 3s, settleDelay: 100ms, pollBackoffMax: 1s, retryBackoffMax: 1s,
                              retryAfterMax: 2s}
@@ -266,6 +268,13 @@ class HostileInputFuzzTest {
                   backendRef: {name: echo}
                   chat: {platform: web, channels: [echo]}
                   identity: {userId: fuzz-bot}
+                ---
+                apiVersion: switchboard.dev/v1
+                kind: AccessPolicy
+                metadata: {name: fuzzer-everything}
+                spec:
+                  subjects: [{apiKey: fuzzer}, {claim: groups, values: [fuzz]}]
+                  methods: ["*"]
                 ---
                 apiVersion: v1
                 kind: Secret
@@ -337,7 +346,8 @@ class HostileInputFuzzTest {
                 HostileAgent.MAX_RESPONSE_BYTES, echo.url(), SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SlackInputs.LIVE_SECRET,
                 SlackInputs.DEAD_SECRET, TriggerInputs.TOKEN, slack.apiUrl(), SlackInputs.LIVE_CHANNEL,
                 SlackInputs.DEAD_CHANNEL);
-        app = SwitchboardFixture.builder().vertx(vertx).yaml(yaml).start().app();
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(yaml.replace("__JWKS__", JwtInputs.JWKS)).start().app();
+        McpInputs.session = mcpSession(app.baseUrl());
         client = clientVertx.createHttpClient(new HttpClientOptions().setKeepAlive(false).setMaxInitialLineLength(65536)
                 .setMaxHeaderSize(65536).setIdleTimeout(TIMEOUT_MILLIS).setIdleTimeoutUnit(TimeUnit.MILLISECONDS),
                 new PoolOptions().setHttp1MaxSize(64));
@@ -416,6 +426,26 @@ class HostileInputFuzzTest {
         }
     }
 
+    /** Opens the MCP session most MCP inputs use, as the fuzzer's API key would. */
+    private static String mcpSession(String base) {
+        try {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + "/mcp"))
+                    .header("Authorization", "Bearer " + Inputs.API_KEY).header("Content-Type", "application/json")
+                    .header("Accept", "application/json, text/event-stream")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\","
+                            + "\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                            + "\"clientInfo\":{\"name\":\"fuzz\",\"version\":\"1\"}}}"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.headers().firstValue("Mcp-Session-Id").orElseThrow(
+                    () -> new IllegalStateException("initialize at /mcp gave no session: " + r.statusCode() + " " + r.body()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Why this answer is wrong, or null when it is acceptable. */
     private String wrong(Input in, Reply out) {
         if (out.failure() != null && out.failure().startsWith("TIMEOUT")) {
@@ -443,6 +473,9 @@ class HostileInputFuzzTest {
         if (out.status() >= 500) {
             if (out.status() == 503 && out.header("retry-after") != null && toGateway) {
                 return null; // the concurrency cap
+            }
+            if (out.status() == 503 && out.header("retry-after") != null && in.target() == Target.MCP) {
+                return null; // the MCP door's session cap
             }
             if (out.status() == 503 && out.header("retry-after") != null && in.target() == Target.TRIGGER
                     && new String(out.body(), java.nio.charset.StandardCharsets.UTF_8).contains("turns waiting")) {

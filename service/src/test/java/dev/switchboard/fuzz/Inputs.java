@@ -17,7 +17,7 @@ final class Inputs {
     static final String ADMIN_TOKEN = "fuzz-admin-token-0123456789abcdef";
 
     /** Where a request goes, which decides what it may be answered with. */
-    enum Target { GATEWAY, REGISTRY, CARD, CHAT, SLACK, TRIGGER, HOST, STALL, RAW }
+    enum Target { GATEWAY, REGISTRY, CARD, CHAT, SLACK, TRIGGER, HOST, STALL, RAW, JWT, MCP }
 
     /** One request. {@code raw}, when set, is written to the socket as it is (malformed HTTP framing). */
     record Input(long index, Target target, String method, String path, List<String[]> headers, byte[] body, byte[] raw,
@@ -69,8 +69,10 @@ final class Inputs {
     Input input(long index) {
         Random r = new Random(mix(seed, index));
         int pick = r.nextInt(100);
-        if (pick < 32) {
+        if (pick < 26) {
             return gateway(index, r);
+        } else if (pick < 32) {
+            return McpInputs.input(index, r);
         } else if (pick < 45) {
             return registry(index, r);
         } else if (pick < 51) {
@@ -85,6 +87,8 @@ final class Inputs {
             return HardeningInputs.foreignHost(index, r);
         } else if (pick < 95) {
             return HardeningInputs.stalled(index, r);
+        } else if (pick < 97) {
+            return JwtInputs.input(index, r);
         }
         return raw(index, r);
     }

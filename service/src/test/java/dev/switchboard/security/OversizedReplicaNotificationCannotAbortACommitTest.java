@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.bridge.SessionLeases;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.bridge.engine.Effect;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
@@ -49,9 +51,9 @@ class OversizedReplicaNotificationCannotAbortACommitTest {
             List<Told> told = new CopyOnWriteArrayList<>();
             try {
                 other.listen((thread, post) -> told.add(new Told(thread, post)), thread -> {});
-                store.createThread(new ChatThread("t", "web", "ops", "ops", "ops", T0, T0));
+                store.createThread(new ChatThread("t", Platform.WEB, "ops", "ops", "ops", T0, T0));
                 assertThat(owner.acquire("t")).isTrue();
-                Session session = new Session("t", "web", "kagent-v1", true, Duration.ofHours(1), "fingerprint");
+                Session session = new Session("t", Platform.WEB, Dialect.KAGENT_V1, true, Duration.ofHours(1), "fingerprint");
 
                 // the listener listens: an ordinary step's notification arrives (its LISTEN ran before the commit)
                 // (a new step each time: one written before the LISTEN is not told again)

@@ -2,6 +2,7 @@ package dev.switchboard.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.HttpLimits;
 import dev.switchboard.config.ServerSpec;
@@ -50,7 +51,7 @@ class SlowClientsAreDisconnectedTest {
                         .withServer(ServerSpec.defaults().withListen("127.0.0.1", 0)
                                 .withStore("sqlite:" + dir.resolve("switchboard.db")).withHttp(tight))
                         .withBackends(List.of(new AgentBackendSpec("slowpoke", "default", agents.url("slowpoke"),
-                                AgentBackendSpec.DIALECT_A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS,
+                                Dialect.A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS,
                                 List.of()))))
                 .start();
     }

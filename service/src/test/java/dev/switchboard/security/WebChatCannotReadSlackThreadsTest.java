@@ -3,6 +3,7 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.support.ChatApi;
@@ -49,7 +50,7 @@ class WebChatCannotReadSlackThreadsTest {
         try (Database db = Database.open("sqlite:" + store)) {
             Instant now = Instant.now();
             ChatStore chats = new ChatStore(db.dataSource());
-            chats.createThread(new ChatThread(SLACK_THREAD, "slack", "D0PRIVATE1", "slack-sre", "payroll for March", now, now));
+            chats.createThread(new ChatThread(SLACK_THREAD, Platform.SLACK, "D0PRIVATE1", "slack-sre", "payroll for March", now, now));
         }
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();

@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.ConfigLoader;
@@ -44,7 +45,7 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
     }
 
     private static final AgentBackendSpec ECHO = new AgentBackendSpec("echo", "default", "http://127.0.0.1:9/",
-            AgentBackendSpec.DIALECT_A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS, List.of());
+            Dialect.A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS, List.of());
 
     @Test
     void aFreshInstallListensOnLoopbackOnly() {
@@ -151,7 +152,7 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
     }
 
     private static BindingSpec webBinding(String backend) {
-        return new BindingSpec("web-" + backend, backend, "web", List.of(backend), "switchboard", null, true,
+        return new BindingSpec("web-" + backend, backend, dev.switchboard.bridge.engine.Platform.WEB, List.of(backend), "switchboard", null, true,
                 Duration.ofHours(1));
     }
 

@@ -17,8 +17,6 @@ import java.util.Map;
  */
 public final class Contract {
 
-    public static final String A2A = Engine.A2A;
-    public static final String KAGENT = Engine.KAGENT;
     /** Sent with every turn a person wrote (the checker's turns carry none, as a trigger's). */
     public static final String ACTOR_KEY = Engine.ACTOR_KEY;
     /** ListTasks follows nextPageToken for up to this many pages. */
@@ -27,12 +25,12 @@ public final class Contract {
     private Contract() {}
 
     /** Discovery: the endpoint every call goes to (a2a: the url as written; kagent-v1: url + /agents/ns/name). */
-    public static String endpointUrl(String dialect, String url, String namespace, String name) {
+    public static String endpointUrl(Dialect dialect, String url, String namespace, String name) {
         return Discovery.endpointUrl(dialect, url, namespace, name);
     }
 
     /** Discovery: why the bridge refuses the agent with this card, in the seed's words; null when it does not. */
-    public static String refusal(String dialect, AgentCard card) {
+    public static String refusal(Dialect dialect, AgentCard card) {
         return Discovery.refusal(dialect, card);
     }
 
@@ -40,7 +38,7 @@ public final class Contract {
         return Discovery.servesJsonRpc(card);
     }
 
-    public static List<String> unspokenRequiredExtensions(String dialect, AgentCard card) {
+    public static List<String> unspokenRequiredExtensions(Dialect dialect, AgentCard card) {
         return Discovery.unspokenRequiredExtensions(dialect, card);
     }
 
@@ -50,7 +48,7 @@ public final class Contract {
     }
 
     /** kagent-v1 with the hitl/v1 extension on the card: every call asks for it with {@code A2A-Extensions}. */
-    public static boolean asksHitl(String dialect, AgentCard card) {
+    public static boolean asksHitl(Dialect dialect, AgentCard card) {
         return Discovery.asksHitl(dialect, card);
     }
 

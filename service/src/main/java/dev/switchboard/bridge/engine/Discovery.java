@@ -40,7 +40,7 @@ final class Discovery {
     }
 
     /** The refusals, in the seed's words; null when the card is acceptable. */
-    static String refusal(String dialect, AgentCard card) {
+    static String refusal(Dialect dialect, AgentCard card) {
         if (!servesJsonRpc(card)) {
             return Notices.NO_JSONRPC;
         }
@@ -59,10 +59,10 @@ final class Discovery {
     }
 
     /** The extensions the card marks required that the dialect does not speak (kagent-v1 speaks hitl/v1, a2a none). */
-    static List<String> unspokenRequiredExtensions(String dialect, AgentCard card) {
+    static List<String> unspokenRequiredExtensions(Dialect dialect, AgentCard card) {
         return card.capabilities().extensions().stream()
                 .filter(AgentExtension::required)
-                .filter(e -> !(Engine.KAGENT.equals(dialect) && Engine.KAGENT_HITL.equals(e.uri())))
+                .filter(e -> !(dialect == Dialect.KAGENT_V1 && Engine.KAGENT_HITL.equals(e.uri())))
                 .map(AgentExtension::uri)
                 .toList();
     }
@@ -76,13 +76,13 @@ final class Discovery {
     }
 
     /** kagent-v1 asks for kagent's human-in-the-loop extension on every call when the card lists it. */
-    static boolean asksHitl(String dialect, AgentCard card) {
-        return Engine.KAGENT.equals(dialect) && card.capabilities().extensions().stream()
+    static boolean asksHitl(Dialect dialect, AgentCard card) {
+        return dialect == Dialect.KAGENT_V1 && card.capabilities().extensions().stream()
                 .anyMatch(e -> Engine.KAGENT_HITL.equals(e.uri()));
     }
 
     /** On a2a the endpoint is the url as written; on kagent-v1, url (trailing slash trimmed) + /agents/ns/name. */
-    static String endpointUrl(String dialect, String url, String namespace, String name) {
-        return Engine.KAGENT.equals(dialect) ? url.replaceAll("/+$", "") + "/agents/" + namespace + "/" + name : url;
+    static String endpointUrl(Dialect dialect, String url, String namespace, String name) {
+        return dialect == Dialect.KAGENT_V1 ? url.replaceAll("/+$", "") + "/agents/" + namespace + "/" + name : url;
     }
 }

@@ -26,8 +26,6 @@ public final class Engine {
     static final String ACTOR_KEY = "agentkourier.dev/actor";
     static final int MAX_LIST_PAGES = 100;
     static final int MINUS_31403 = -31403;
-    static final String A2A = "a2a";
-    static final String KAGENT = "kagent-v1";
 
     /** Bounds (issue 8): an answer longer than this is cut, with a note saying so (the seed sets no limit). */
     public static final int DEFAULT_MAX_ANSWER_CHARS = 100_000;

@@ -36,7 +36,7 @@ final class Sends {
         if (actor == null) {
             return text;
         }
-        StringBuilder p = new StringBuilder("[").append(s.session().platform()).append(": ");
+        StringBuilder p = new StringBuilder("[").append(s.session().platform().label()).append(": ");
         p.append(Step.isBlank(actor.name()) ? actor.id() : actor.name());
         p.append(" (").append(actor.id()).append(")");
         if (!Step.isBlank(actor.email())) {

@@ -15,7 +15,7 @@ import java.util.Optional;
  * messageId up among the thread's posts (a primary-key probe) before it steps the engine, so the session
  * does not carry, and rewrite with every step, a list of the message ids it has seen.
  *
- * @param platform "Web" or "Slack": the prefix of a person's text
+ * @param platform the thread's platform: its label is the prefix of a person's text
  * @param currentFingerprint the Binding's endpoint and credentials now
  * @param cardFingerprint the endpoint and credentials the card was fetched for; a change means fetching it again
  * @param gen the generation of the newest call or timer; results quoting an older one are stale
@@ -25,8 +25,8 @@ import java.util.Optional;
  */
 public record Session(
         String id,
-        String platform,
-        String dialect,
+        Platform platform,
+        Dialect dialect,
         boolean questionsAllowed,
         Duration questionTimeout,
         String currentFingerprint,
@@ -47,7 +47,7 @@ public record Session(
     }
 
     /** A new thread's session: no context, no card, nothing seen. */
-    public Session(String id, String platform, String dialect, boolean questionsAllowed, Duration questionTimeout,
+    public Session(String id, Platform platform, Dialect dialect, boolean questionsAllowed, Duration questionTimeout,
             String fingerprint) {
         this(id, platform, dialect, questionsAllowed, questionTimeout, fingerprint, null, null, null, 0, List.of(), null,
                 false);

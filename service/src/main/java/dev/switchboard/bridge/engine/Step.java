@@ -124,7 +124,7 @@ final class Step {
     }
 
     boolean isA2a() {
-        return Engine.A2A.equals(session.dialect());
+        return session.dialect() == Dialect.A2A;
     }
 
     static boolean isBlank(String s) {

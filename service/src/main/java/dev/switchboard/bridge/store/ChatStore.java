@@ -2,6 +2,7 @@ package dev.switchboard.bridge.store;
 
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.Effect;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.store.Database;
 import dev.switchboard.store.StoreException;
@@ -51,14 +52,14 @@ public final class ChatStore {
     // ---- threads ----
 
     public void createThread(ChatThread t) {
-        update(ChatSql.INSERT_THREAD, t.threadId(), t.platform(), t.channel(), t.binding(), t.title(),
+        update(ChatSql.INSERT_THREAD, t.threadId(), t.platform().configName(), t.channel(), t.binding(), t.title(),
                 t.createdAt().toString(), t.lastActivity().toString());
     }
 
     /** The thread with this id: the one stored, or {@code t} stored now (a platform whose thread ids it derives). */
     public ChatThread ensureThread(ChatThread t) {
-        update(ChatSql.INSERT_THREAD + " ON CONFLICT (thread_id) DO NOTHING", t.threadId(), t.platform(), t.channel(),
-                t.binding(), t.title(), t.createdAt().toString(), t.lastActivity().toString());
+        update(ChatSql.INSERT_THREAD + " ON CONFLICT (thread_id) DO NOTHING", t.threadId(), t.platform().configName(),
+                t.channel(), t.binding(), t.title(), t.createdAt().toString(), t.lastActivity().toString());
         return thread(t.threadId()).orElseThrow();
     }
 
@@ -67,12 +68,12 @@ public final class ChatStore {
         return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
     }
 
-    public List<ChatThread> threads(String platform, String channel, int limit) {
-        return threads(ChatSql.THREADS_OF_CHANNEL, platform, channel, limit);
+    public List<ChatThread> threads(Platform platform, String channel, int limit) {
+        return threads(ChatSql.THREADS_OF_CHANNEL, platform.configName(), channel, limit);
     }
 
     private List<ChatThread> threads(String sql, Object... args) {
-        return query(sql, rs -> new ChatThread(rs.getString("thread_id"), rs.getString("platform"),
+        return query(sql, rs -> new ChatThread(rs.getString("thread_id"), Platform.fromConfig(rs.getString("platform")),
                 rs.getString("channel"), rs.getString("binding"), rs.getString("title"),
                 Instant.parse(rs.getString("created_at")), Instant.parse(rs.getString("last_activity"))), args);
     }

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.switchboard.bridge.engine.Actor;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.bridge.engine.Outcome;
 import dev.switchboard.bridge.engine.Phase;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.bridge.engine.Turn;
 import dev.switchboard.bridge.engine.TurnView;
@@ -50,8 +52,9 @@ public final class SessionFormat {
         ObjectNode o = JSON.createObjectNode();
         o.put("v", VERSION);
         put(o, "id", s.id());
-        put(o, "platform", s.platform());
-        put(o, "dialect", s.dialect());
+        // the label and the config spelling, as the strings these fields held before they were enums
+        put(o, "platform", s.platform() == null ? null : s.platform().label());
+        put(o, "dialect", s.dialect() == null ? null : s.dialect().configName());
         o.put("questionsAllowed", s.questionsAllowed());
         put(o, "questionTimeout", s.questionTimeout());
         put(o, "currentFingerprint", s.currentFingerprint());
@@ -162,7 +165,7 @@ public final class SessionFormat {
                 ? new Session.LastQuestion(text(lq, "messageId"), instant(lq, "timestamp")) : null;
         List<Turn> turns = new ArrayList<>();
         o.path("turns").forEach(t -> turns.add(readTurnV2(t)));
-        return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
+        return new Session(text(o, "id"), platform(o), dialect(o), o.path("questionsAllowed").asBoolean(),
                 isoDuration(o, "questionTimeout"), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
                 turns, lastQuestion, o.path("hitl").asBoolean(false));
@@ -266,7 +269,7 @@ public final class SessionFormat {
                 ? new Session.LastQuestion(text(o, "lastQuestionMessageId"), instant(o, "lastQuestionTimestamp")) : null;
         List<Turn> turns = new ArrayList<>();
         o.path("turns").forEach(t -> turns.add(readTurnV1(t)));
-        return new Session(text(o, "id"), text(o, "platform"), text(o, "dialect"), o.path("questionsAllowed").asBoolean(),
+        return new Session(text(o, "id"), platform(o), dialect(o), o.path("questionsAllowed").asBoolean(),
                 secondsDuration(o.get("questionTimeout")), text(o, "currentFingerprint"), text(o, "cardFingerprint"),
                 enumOf(o, "agentVersion", ProtocolVersion::valueOf), text(o, "contextId"), o.path("gen").asLong(),
                 turns, lastQuestion, false);
@@ -320,6 +323,25 @@ public final class SessionFormat {
             put(a, "name", actor.name());
             put(a, "email", actor.email());
         }
+    }
+
+    /** A stored session keeps its platform's label ({@code Web}); the config spelling ({@code web}) reads too. */
+    private static Platform platform(JsonNode o) {
+        String s = text(o, "platform");
+        if (s == null) {
+            return null;
+        }
+        for (Platform p : Platform.values()) {
+            if (p.label().equals(s) || p.configName().equals(s)) {
+                return p;
+            }
+        }
+        return Platform.fromLabel(s);
+    }
+
+    private static Dialect dialect(JsonNode o) {
+        String s = text(o, "dialect");
+        return s == null ? null : Dialect.fromConfig(s);
     }
 
     private static String text(JsonNode o, String field) {

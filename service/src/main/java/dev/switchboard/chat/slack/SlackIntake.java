@@ -5,6 +5,7 @@ import dev.switchboard.bridge.SessionDriver;
 import dev.switchboard.bridge.TurnRefused;
 import dev.switchboard.bridge.UntrustedData;
 import dev.switchboard.bridge.engine.Actor;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
@@ -112,11 +113,11 @@ final class SlackIntake {
         Instant now = clock.instant();
         String threadTs = t.threadKey();
         String threadId = SlackThreads.threadId(t.channel(), threadTs);
-        ChatThread thread = chats.ensureThread(new ChatThread(threadId, SlackPlatform.NAME, t.channel(), binding.name(),
+        ChatThread thread = chats.ensureThread(new ChatThread(threadId, Platform.SLACK, t.channel(), binding.name(),
                 title(t.text()), now, now));
         List<SlackStore.SideMessage> side = store.sideMessages(threadId, MAX_SIDE_MESSAGES);
         String text = UntrustedData.append(bounded(t.text(), MAX_TEXT), "Replies in this thread since the last turn",
-                "slack", "thread-replies", entries(side));
+                Platform.SLACK.configName(), "thread-replies", entries(side));
         if (text.isBlank()) {
             poster.say(t.channel(), threadTs, "Mention me with a message for the agent.");
             return;

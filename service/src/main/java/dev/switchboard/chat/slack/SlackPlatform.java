@@ -3,6 +3,7 @@ package dev.switchboard.chat.slack;
 import dev.switchboard.bridge.Binding;
 import dev.switchboard.bridge.ChatPlatform;
 import dev.switchboard.bridge.SessionDriver;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
@@ -26,7 +27,6 @@ import org.slf4j.LoggerFactory;
 public final class SlackPlatform implements ChatPlatform {
 
     private static final Logger LOG = LoggerFactory.getLogger(SlackPlatform.class);
-    public static final String NAME = "slack";
     /** The most {@code /slack/events} and {@code /slack/interactions} read of a body. */
     public static final long MAX_BODY = SlackRoutes.MAX_BODY;
 
@@ -69,7 +69,7 @@ public final class SlackPlatform implements ChatPlatform {
     public void bindings(List<Binding> bindings) {
         Map<String, Map<String, Binding>> next = new HashMap<>();
         for (Binding b : bindings) {
-            if (!NAME.equals(b.platform())) {
+            if (b.platform() != Platform.SLACK) {
                 continue;
             }
             appOfBinding.put(b.name(), b.app());
@@ -90,13 +90,8 @@ public final class SlackPlatform implements ChatPlatform {
     }
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String label() {
-        return "Slack";
+    public Platform platform() {
+        return Platform.SLACK;
     }
 
     @Override
@@ -168,7 +163,7 @@ public final class SlackPlatform implements ChatPlatform {
                 + "answers below. Mention me here to ask it more._";
         String ts = app.api().post(channel, null, text, "trigger-root-" + java.util.UUID.randomUUID(), 0);
         Instant now = clock.instant();
-        return chats.ensureThread(new ChatThread(SlackThreads.threadId(channel, ts), NAME, channel, binding, title, now, now));
+        return chats.ensureThread(new ChatThread(SlackThreads.threadId(channel, ts), Platform.SLACK, channel, binding, title, now, now));
     }
 
     /**

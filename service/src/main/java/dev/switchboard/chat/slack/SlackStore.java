@@ -1,6 +1,7 @@
 package dev.switchboard.chat.slack;
 
 import dev.switchboard.bridge.engine.Actor;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.Post;
 import java.time.Duration;
@@ -89,7 +90,8 @@ final class SlackStore {
         return store.read("SELECT p.post_id FROM chat_thread t JOIN chat_post p ON p.thread_id = t.thread_id "
                 + "WHERE t.platform = ? AND t.last_activity >= ? AND p.kind <> 'user' AND NOT EXISTS ("
                 + "SELECT 1 FROM slack_message m WHERE m.post_id = p.post_id AND m.part = 0 AND m.shown_update = p.updated_at) "
-                + "ORDER BY t.last_activity, p.seq", rs -> rs.getString(1), SlackPlatform.NAME, since.toString());
+                + "ORDER BY t.last_activity, p.seq", rs -> rs.getString(1), Platform.SLACK.configName(),
+                since.toString());
     }
 
     /**

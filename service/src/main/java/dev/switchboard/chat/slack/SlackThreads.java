@@ -1,5 +1,7 @@
 package dev.switchboard.chat.slack;
 
+import dev.switchboard.bridge.engine.Platform;
+
 /**
  * A Slack thread's id in the chat store, {@code slack:<channel>:<thread ts>}, derived from the thread itself: every
  * event of a thread finds its session without a look-up table, on any replica, after any restart.
@@ -9,7 +11,7 @@ final class SlackThreads {
     private SlackThreads() {}
 
     static String threadId(String channel, String threadTs) {
-        return SlackPlatform.NAME + ":" + channel + ":" + threadTs;
+        return Platform.SLACK.configName() + ":" + channel + ":" + threadTs;
     }
 
     static String threadTs(String threadId) {

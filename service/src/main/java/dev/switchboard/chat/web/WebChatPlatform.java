@@ -1,6 +1,7 @@
 package dev.switchboard.chat.web;
 
 import dev.switchboard.bridge.ChatPlatform;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
 
@@ -10,18 +11,11 @@ import dev.switchboard.bridge.store.Post;
  */
 public final class WebChatPlatform implements ChatPlatform {
 
-    public static final String NAME = "web";
-
     private final ChatEvents events = new ChatEvents();
 
     @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String label() {
-        return "Web";
+    public Platform platform() {
+        return Platform.WEB;
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.Binding;
 import dev.switchboard.bridge.SessionDriver;
 import dev.switchboard.bridge.TurnRefused;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.store.ChatStore;
@@ -131,7 +132,7 @@ public final class WebChatRoutes {
     private Map<String, Binding> channels() {
         Map<String, Binding> channels = new LinkedHashMap<>();
         for (Binding b : bindings.get()) {
-            if (WebChatPlatform.NAME.equals(b.platform())) {
+            if (b.platform() == Platform.WEB) {
                 b.channels().forEach(c -> channels.put(c, b));
             }
         }
@@ -157,7 +158,7 @@ public final class WebChatRoutes {
             error(ctx.response(), 404, "no such channel: " + channel, "channel");
             return;
         }
-        blocking(ctx, () -> store.threads(WebChatPlatform.NAME, channel, 200), list -> {
+        blocking(ctx, () -> store.threads(Platform.WEB, channel, 200), list -> {
             ArrayNode arr = ChatJson.JSON.createArrayNode();
             list.forEach(t -> arr.add(ChatJson.thread(t)));
             ObjectNode out = ChatJson.JSON.createObjectNode();
@@ -192,7 +193,7 @@ public final class WebChatRoutes {
                             .orElseThrow(() -> new TurnRefused.MessageIdTaken(id));
                 }
                 var now = clock.instant();
-                ChatThread t = new ChatThread(UUID.randomUUID().toString(), WebChatPlatform.NAME, channel, binding.name(), ChatInput.title(m.text()),
+                ChatThread t = new ChatThread(UUID.randomUUID().toString(), Platform.WEB, channel, binding.name(), ChatInput.title(m.text()),
                         now, now);
                 store.createThread(t);
                 return t;
@@ -337,7 +338,7 @@ public final class WebChatRoutes {
      * channel, a DM) in the same store is not, whoever knows its id; it is answered as a missing one.
      */
     private Optional<ChatThread> webThread(String threadId) {
-        return store.thread(threadId).filter(t -> WebChatPlatform.NAME.equals(t.platform()));
+        return store.thread(threadId).filter(t -> t.platform() == Platform.WEB);
     }
 
     /** The same answer for a thread that does not exist and one that is not the web chat's: it tells neither apart. */

@@ -43,7 +43,8 @@ final class WebIdentity {
         }
         if (CallerAuth.bearer(request.getHeader("Authorization")) != null && keys.required()) {
             // a key that does not match is refused even where the default user would do: it is a mistake to show
-            return keys.caller(request).map(c -> new Caller(new Actor(c.id(), c.id(), null), true));
+            // API keys only: the web chat does not take JWTs (docs/identity.md)
+            return keys.apiKeyCaller(request).map(c -> new Caller(new Actor(c.id(), c.id(), null), true));
         }
         return open ? Optional.of(new Caller(defaultUser, false)) : Optional.empty();
     }

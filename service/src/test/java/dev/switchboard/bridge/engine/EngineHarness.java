@@ -50,17 +50,17 @@ final class EngineHarness {
     private final Deque<Input> queued = new ArrayDeque<>();
     private boolean draining;
 
-    EngineHarness(String platform, String dialect, boolean questionsAllowed, Duration questionTimeout) {
+    EngineHarness(Platform platform, Dialect dialect, boolean questionsAllowed, Duration questionTimeout) {
         session = new Session("thread-1", platform, dialect, questionsAllowed, questionTimeout, "fp-1");
     }
 
     /** An a2a Binding on the web chat, questions allowed with the default one-hour timeout. */
     static EngineHarness a2a() {
-        return new EngineHarness("Web", "a2a", true, Duration.ofHours(1));
+        return new EngineHarness(Platform.WEB, Dialect.A2A, true, Duration.ofHours(1));
     }
 
     static EngineHarness kagent() {
-        return new EngineHarness("Web", "kagent-v1", true, Duration.ofHours(1));
+        return new EngineHarness(Platform.WEB, Dialect.KAGENT_V1, true, Duration.ofHours(1));
     }
 
     // ================= feeding =================

@@ -142,7 +142,7 @@ class MethodsRowsTest {
         assertThat(timeout.notices()).containsExactly(Notices.QUESTION_TIMED_OUT);
 
         // a question the Binding does not allow
-        EngineHarness disallowed = new EngineHarness("Web", "a2a", false, Duration.ofHours(1));
+        EngineHarness disallowed = new EngineHarness(Platform.WEB, Dialect.A2A, false, Duration.ofHours(1));
         disallowed.firstTurn("m1", "hi");
         disallowed.event(task("t1", "c1", Wire.asking("q1", EngineHarness.T0, "Which day?")));
         assertThat(disallowed.expect(Effect.CancelTask.class).taskId()).isEqualTo("t1");

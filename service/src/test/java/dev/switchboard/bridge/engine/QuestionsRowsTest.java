@@ -130,7 +130,7 @@ class QuestionsRowsTest {
     @Test
     @DisplayName("Questions: a question the Binding does not allow is cancelled, and the thread told")
     void questions_disallowedQuestionIsCancelled() {
-        EngineHarness h = new EngineHarness("Web", "a2a", false, Duration.ofHours(1));
+        EngineHarness h = new EngineHarness(Platform.WEB, Dialect.A2A, false, Duration.ofHours(1));
         h.firstTurn("m1", "book");
         h.event(task("t1", "c1", asking("q1", h.now, "Which day?")));
         assertThat(h.all(Effect.AskQuestion.class)).isEmpty();
@@ -147,7 +147,7 @@ class QuestionsRowsTest {
     @Test
     @DisplayName("Questions: a question not answered within the Binding's timeout is cancelled, and the thread told")
     void questions_unansweredQuestionTimesOutAndIsCancelled() {
-        EngineHarness h = new EngineHarness("Web", "a2a", true, Duration.ofMinutes(10));
+        EngineHarness h = new EngineHarness(Platform.WEB, Dialect.A2A, true, Duration.ofMinutes(10));
         h.askedQuestion("m1", "q1");
         h.advance(Duration.ofMinutes(9).plusSeconds(59));
         assertThat(h.all(Effect.CancelTask.class)).isEmpty();
@@ -156,7 +156,7 @@ class QuestionsRowsTest {
         assertThat(h.notices()).containsExactly(Notices.QUESTION_TIMED_OUT);
 
         // an answer in time stops the clock
-        EngineHarness answered = new EngineHarness("Web", "a2a", true, Duration.ofMinutes(10));
+        EngineHarness answered = new EngineHarness(Platform.WEB, Dialect.A2A, true, Duration.ofMinutes(10));
         answered.askedQuestion("m1", "q1");
         answered.advance(Duration.ofMinutes(9));
         answered.answered("a1", "Tuesday");

@@ -135,7 +135,7 @@ class WhatIsSentRowsTest {
         web.chat("m3", "Alert DiskFull firing", null);
         assertThat(text(web.call(Effect.SendStream.class))).isEqualTo("Alert DiskFull firing");
 
-        EngineHarness slack = new EngineHarness("Slack", "a2a", true, Duration.ofHours(1));
+        EngineHarness slack = new EngineHarness(Platform.SLACK, Dialect.A2A, true, Duration.ofHours(1));
         slack.chat("m1", "deploy?", new Actor("U123", "Name", "email@example.com"));
         slack.card(Wire.card10());
         assertThat(text(slack.call(Effect.SendStream.class))).isEqualTo("[Slack: Name (U123) <email@example.com>]\ndeploy?");

@@ -6,6 +6,7 @@ import dev.switchboard.bridge.engine.ContractDurations;
 import dev.switchboard.bridge.engine.Effect;
 import dev.switchboard.bridge.engine.Engine;
 import dev.switchboard.bridge.engine.Input;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.bridge.engine.Transition;
 import dev.switchboard.bridge.engine.Turn;
@@ -59,7 +60,7 @@ class AChunkWritesOnePostTest {
     void open() {
         db = kind.open(dir);
         store = new ChatStore(db.dataSource());
-        store.createThread(new ChatThread("thread-1", "web", "stream", "stream", "a thread", T0, T0));
+        store.createThread(new ChatThread("thread-1", Platform.WEB, "stream", "stream", "a thread", T0, T0));
     }
 
     @AfterEach

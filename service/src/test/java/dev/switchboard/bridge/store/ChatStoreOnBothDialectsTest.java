@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.Effect;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.bridge.engine.TurnView;
 import dev.switchboard.protocol.kagent.StepCard;
@@ -68,26 +69,26 @@ class ChatStoreOnBothDialectsTest {
 
     @Test
     void threadsAreFoundByIdAndListedByChannelMostRecentFirst() {
-        store.createThread(new ChatThread("a", "web", "ch", "b", "first", T0, T0));
-        store.createThread(new ChatThread("b", "web", "ch", "b", "second", T0, T0.plusSeconds(5)));
+        store.createThread(new ChatThread("a", Platform.WEB, "ch", "b", "first", T0, T0));
+        store.createThread(new ChatThread("b", Platform.WEB, "ch", "b", "second", T0, T0.plusSeconds(5)));
         // timestamps are ISO-8601 text compared as text, bytewise, in both dialects (PostgreSQL's V7.1 makes its
         // collation "C"). Instant.toString writes no fraction when it is zero, so 09:00:00.500Z sorts before 09:00:00Z:
         // a quirk SQLite always had, kept (not changed here) and the same on PostgreSQL
-        store.createThread(new ChatThread("c", "web", "ch", "b", "third", T0, T0.plusMillis(500)));
-        store.createThread(new ChatThread("d", "slack", "ch", "b", "elsewhere", T0, T0.plusSeconds(9)));
+        store.createThread(new ChatThread("c", Platform.WEB, "ch", "b", "third", T0, T0.plusMillis(500)));
+        store.createThread(new ChatThread("d", Platform.SLACK, "ch", "b", "elsewhere", T0, T0.plusSeconds(9)));
         assertThat(store.thread("a")).get().extracting(ChatThread::title).isEqualTo("first");
         assertThat(store.thread("zz")).isEmpty();
-        assertThat(store.threads("web", "ch", 10)).extracting(ChatThread::threadId).containsExactly("b", "a", "c");
-        assertThat(store.threads("web", "ch", 1)).extracting(ChatThread::threadId).containsExactly("b");
+        assertThat(store.threads(Platform.WEB, "ch", 10)).extracting(ChatThread::threadId).containsExactly("b", "a", "c");
+        assertThat(store.threads(Platform.WEB, "ch", 1)).extracting(ChatThread::threadId).containsExactly("b");
 
-        ChatThread kept = store.ensureThread(new ChatThread("a", "web", "ch", "b", "not this title", T0, T0));
+        ChatThread kept = store.ensureThread(new ChatThread("a", Platform.WEB, "ch", "b", "not this title", T0, T0));
         assertThat(kept.title()).isEqualTo("first");
-        assertThat(store.ensureThread(new ChatThread("e", "web", "ch", "b", "new", T0, T0)).title()).isEqualTo("new");
+        assertThat(store.ensureThread(new ChatThread("e", Platform.WEB, "ch", "b", "new", T0, T0)).title()).isEqualTo("new");
     }
 
     @Test
     void postsAreNumberedInOrderAndAStepCardIsWrittenOnce() {
-        store.createThread(new ChatThread("t", "web", "ch", "b", "t", T0, T0));
+        store.createThread(new ChatThread("t", Platform.WEB, "ch", "b", "t", T0, T0));
         Session s = sample("busy.json");
         Actor ann = new Actor("u1", "Ann", "ann@example.com");
         Post user = new Post("m1", "t", 0, Post.USER, "hello", ann, "m1", "queued", T0, T0);
@@ -119,7 +120,7 @@ class ChatStoreOnBothDialectsTest {
 
     @Test
     void aTurnsStateIsShownOnItsPostsAndAReplyBecomingATurnFollowsItsOwn() {
-        store.createThread(new ChatThread("t", "web", "ch", "b", "t", T0, T0));
+        store.createThread(new ChatThread("t", Platform.WEB, "ch", "b", "t", T0, T0));
         Session s = sample("busy.json");
         store.commitStep("t", s, List.of(), new Post("m1", "t", 0, Post.USER, "first", null, "m1", "queued", T0, T0), T0);
         // a reply taken as the answer to m1's question: it shows m1's state
@@ -139,8 +140,8 @@ class ChatStoreOnBothDialectsTest {
     /** Issue 22, H1: a post id that turned up in another thread (planted, or a bug) is never written for this one. */
     @Test
     void aStepWritesOnlyItsOwnThreadsPosts() {
-        store.createThread(new ChatThread("victim", "web", "ch", "b", "v", T0, T0));
-        store.createThread(new ChatThread("other", "web", "ch", "b", "o", T0, T0));
+        store.createThread(new ChatThread("victim", Platform.WEB, "ch", "b", "v", T0, T0));
+        store.createThread(new ChatThread("other", Platform.WEB, "ch", "b", "o", T0, T0));
         Session s = sample("busy.json");
         store.commitStep("victim", s, List.of(), new Post("m1", "victim", 0, Post.USER, "mine", null, "m1", "queued", T0, T0),
                 T0);
@@ -165,7 +166,7 @@ class ChatStoreOnBothDialectsTest {
     @Test
     void sessionsAreReadAsWrittenAndTheUnfinishedOnesArePendingOldestFirst() {
         for (String t : List.of("t1", "t2", "t3")) {
-            store.createThread(new ChatThread(t, "web", "ch", "b", t, T0, T0));
+            store.createThread(new ChatThread(t, Platform.WEB, "ch", "b", t, T0, T0));
         }
         Session busy = sample("busy.json");
         Session idle = sample("idle.json");
@@ -186,9 +187,9 @@ class ChatStoreOnBothDialectsTest {
 
     @Test
     void aFailingWriteFailsAloneInTheGroupCommitAndTheWriterGoesOn() throws Exception {
-        store.createThread(new ChatThread("t", "web", "ch", "b", "t", T0, T0));
+        store.createThread(new ChatThread("t", Platform.WEB, "ch", "b", "t", T0, T0));
         // a post of a thread that is not there breaks the foreign key; a duplicate thread breaks the primary key
-        assertThatThrownBy(() -> store.createThread(new ChatThread("t", "web", "ch", "b", "again", T0, T0)));
+        assertThatThrownBy(() -> store.createThread(new ChatThread("t", Platform.WEB, "ch", "b", "again", T0, T0)));
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<Boolean>> writes = new ArrayList<>();
@@ -197,7 +198,7 @@ class ChatStoreOnBothDialectsTest {
                 writes.add(pool.submit(() -> {
                     String id = n % 10 == 0 ? "t" : "t" + n; // every tenth is a duplicate and must fail alone
                     try {
-                        store.createThread(new ChatThread(id, "web", "ch", "b", "t", T0, T0.plusSeconds(n)));
+                        store.createThread(new ChatThread(id, Platform.WEB, "ch", "b", "t", T0, T0.plusSeconds(n)));
                         return true;
                     } catch (RuntimeException e) {
                         return false;
@@ -212,15 +213,15 @@ class ChatStoreOnBothDialectsTest {
         } finally {
             pool.shutdownNow();
         }
-        assertThat(store.threads("web", "ch", 1000)).hasSize(181);
+        assertThat(store.threads(Platform.WEB, "ch", 1000)).hasSize(181);
         // and a plain write after them all
-        store.createThread(new ChatThread("last", "web", "ch", "b", "t", T0, T0));
+        store.createThread(new ChatThread("last", Platform.WEB, "ch", "b", "t", T0, T0));
         assertThat(store.thread("last")).isPresent();
     }
 
     @Test
     void writesOfOneThreadFromManyThreadsNumberItsPostsWithoutGaps() throws Exception {
-        store.createThread(new ChatThread("t", "web", "ch", "b", "t", T0, T0));
+        store.createThread(new ChatThread("t", Platform.WEB, "ch", "b", "t", T0, T0));
         Session s = sample("busy.json");
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {

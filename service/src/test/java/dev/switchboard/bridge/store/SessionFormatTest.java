@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.bridge.engine.Actor;
 import dev.switchboard.bridge.engine.ContractDurations;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.bridge.engine.Effect;
 import dev.switchboard.bridge.engine.Engine;
 import dev.switchboard.bridge.engine.Input;
 import dev.switchboard.bridge.engine.Phase;
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.engine.Session;
 import dev.switchboard.bridge.engine.Transition;
 import dev.switchboard.bridge.engine.Turn;
@@ -82,8 +84,8 @@ class SessionFormatTest {
     void aV1StreamingTurnKeepsItsAnswerQueueAndSettings() {
         Session s = SessionFormat.read(v1("streaming"));
         assertThat(s.id()).isEqualTo("thread-1");
-        assertThat(s.platform()).isEqualTo("Web");
-        assertThat(s.dialect()).isEqualTo("a2a");
+        assertThat(s.platform()).isEqualTo(Platform.WEB);
+        assertThat(s.dialect()).isEqualTo(Dialect.A2A);
         assertThat(s.questionsAllowed()).isTrue();
         assertThat(s.questionTimeout()).isEqualTo(Duration.ofHours(1));
         assertThat(s.contextId()).isEqualTo("c1");
@@ -116,7 +118,7 @@ class SessionFormatTest {
     void aV1BusyTurnKeepsItsResendAndNoticeClock() {
         Session s = SessionFormat.read(v1("busy"));
         Turn t = s.turns().get(0);
-        assertThat(s.dialect()).isEqualTo("kagent-v1");
+        assertThat(s.dialect()).isEqualTo(Dialect.KAGENT_V1);
         assertThat(s.contextId()).isNull();
         assertThat(t.phase()).isEqualTo(Phase.WAITING);
         assertThat(t.waiting()).isEqualTo(new Turn.Wait(Turn.Next.SEND, Instant.parse("2025-06-01T09:01:30Z")));
@@ -145,10 +147,21 @@ class SessionFormatTest {
 
     @Test
     void aNewSessionRoundTripsWithoutNulls() {
-        Session fresh = new Session("t", "Web", "a2a", false, null, "fp");
+        Session fresh = new Session("t", Platform.WEB, Dialect.A2A, false, null, "fp");
         String json = SessionFormat.write(fresh);
         assertThat(json).doesNotContain("null");
         assertThat(SessionFormat.read(json)).isEqualTo(fresh);
+    }
+
+    @Test
+    void theStoredSpellingsAreTheOnesBeforeTheEnums() {
+        String json = SessionFormat.write(new Session("t", Platform.SLACK, Dialect.KAGENT_V1, true, null, "fp"));
+        assertThat(json).contains("\"platform\":\"Slack\"", "\"dialect\":\"kagent-v1\"");
+        // a session written with the platform's config name (as a test once did) still reads
+        Session lower = SessionFormat.read(json.replace("\"Slack\"", "\"slack\""));
+        assertThat(lower.platform()).isEqualTo(Platform.SLACK);
+        assertThatThrownBy(() -> SessionFormat.read(json.replace("kagent-v1", "kagent")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'kagent' is not a dialect");
     }
 
     @Test

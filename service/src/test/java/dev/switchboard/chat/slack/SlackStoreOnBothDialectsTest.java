@@ -2,6 +2,7 @@ package dev.switchboard.chat.slack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
@@ -83,8 +84,8 @@ class SlackStoreOnBothDialectsTest {
 
     @Test
     void postsNotShownInTheirLatestVersionAreFoundAndATurnsPostsListed() {
-        chats.createThread(new ChatThread("100.1", SlackPlatform.NAME, "C1", "b", "t", T0, T0.plusSeconds(5)));
-        chats.createThread(new ChatThread("old", SlackPlatform.NAME, "C1", "b", "t", T0, T0.minusSeconds(3600)));
+        chats.createThread(new ChatThread("100.1", Platform.SLACK, "C1", "b", "t", T0, T0.plusSeconds(5)));
+        chats.createThread(new ChatThread("old", Platform.SLACK, "C1", "b", "t", T0, T0.minusSeconds(3600)));
         chats.write(c -> {
             chats.update(c, "INSERT INTO chat_post (post_id, thread_id, seq, kind, text, turn_message_id, state, created_at, "
                     + "updated_at) VALUES ('m1', '100.1', 1, 'user', 'hi', 'm1', 'running', ?, ?)", T0.toString(), T0.toString());

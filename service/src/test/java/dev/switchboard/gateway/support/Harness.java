@@ -1,6 +1,7 @@
 package dev.switchboard.gateway.support;
 
 import dev.switchboard.app.SwitchboardApp;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.chat.web.WebChatSettings;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.BridgeSettings;
@@ -50,12 +51,14 @@ public final class Harness implements AutoCloseable {
     private GatewaySettings gateway = GatewaySettings.DEFAULTS;
     private String listenHost = "127.0.0.1";
     private String publicUrl;
+    private dev.switchboard.config.AuthSettings auth;
     private List<String> hostNames = List.of();
     private RegistrySettings registry = RegistrySettings.DEFAULTS;
     private String store;
     private List<CidrBlock> trustedProxies = List.of();
     private final List<AgentBackendSpec> backends = new ArrayList<>();
     private final Map<String, Map<String, String>> secrets = new LinkedHashMap<>();
+    private final List<dev.switchboard.policy.AccessPolicySpec> policies = new ArrayList<>();
 
     public Harness(Path dir) {
         this.dir = dir;
@@ -87,6 +90,12 @@ public final class Harness implements AutoCloseable {
 
     public Harness backend(AgentBackendSpec spec) {
         backends.add(spec);
+        return this;
+    }
+
+    /** An AccessPolicy: with any, the gateway refuses what none grants. */
+    public Harness policy(dev.switchboard.policy.AccessPolicySpec policy) {
+        policies.add(policy);
         return this;
     }
 
@@ -160,10 +169,24 @@ public final class Harness implements AutoCloseable {
                 gateway.maxRequestBytesInFlight()));
     }
 
+    /** {@code Server.spec.auth}: JWT issuers and the caller-token signer. */
+    public Harness auth(dev.switchboard.config.AuthSettings settings) {
+        this.auth = settings;
+        return this;
+    }
+
     public Harness secret(String name, String key, String value) {
         secrets.computeIfAbsent(name, n -> new LinkedHashMap<>()).put(key, value);
         return this;
     }
+
+    /** {@code Server.spec.mcp}: the MCP door's settings. */
+    public Harness mcp(dev.switchboard.mcp.McpSettings settings) {
+        this.mcp = settings;
+        return this;
+    }
+
+    private dev.switchboard.mcp.McpSettings mcp = dev.switchboard.mcp.McpSettings.DEFAULTS;
 
     public SwitchboardConfig config() {
         ServerSpec d = ServerSpec.defaults();
@@ -171,17 +194,17 @@ public final class Harness implements AutoCloseable {
                 .store(store != null ? store : "sqlite:" + dir.resolve("switchboard.db")).adminToken(adminToken)
                 .apiKeys(List.copyOf(apiKeys)).callerIdHeader(callerIdHeader).registrationTtl(registrationTtl)
                 .gateway(gateway).insecure(!Addresses.isLoopbackOnly(listenHost))
-                .publicUrl(publicUrl).registry(registry).build().withCompat(compat).withHostNames(hostNames);
+                .publicUrl(publicUrl).registry(registry).mcp(mcp).auth(auth).build().withCompat(compat).withHostNames(hostNames);
         BridgeSettings bridge = trustedProxies.isEmpty() ? BridgeSettings.DEFAULTS
                 : new BridgeSettings(new WebChatSettings(false, WebChatSettings.DEFAULTS.defaultUser(), trustedProxies),
                         BridgeSettings.DEFAULTS.contract(), BridgeSettings.DEFAULTS.limits());
         return SwitchboardConfig.empty().withServer(server).withBackends(List.copyOf(backends))
-                .withSecrets(Map.copyOf(secrets)).withBridge(bridge);
+                .withSecrets(Map.copyOf(secrets)).withBridge(bridge).withPolicies(List.copyOf(policies));
     }
 
     public static AgentBackendSpec spec(String name, String url, AgentLimits limits, Map<String, String> headers,
             SecretRef token, List<AgentSkill> skills) {
-        return new AgentBackendSpec(name, "default", url, AgentBackendSpec.DIALECT_A2A, null, null, null, headers, token,
+        return new AgentBackendSpec(name, "default", url, Dialect.A2A, null, null, null, headers, token,
                 limits, skills);
     }
 
