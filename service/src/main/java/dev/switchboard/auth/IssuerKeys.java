@@ -120,7 +120,7 @@ final class IssuerKeys {
     private void failed(String why) {
         lastFailure = why;
         LOG.warn("JWKS of issuer {} could not be fetched from {}: {}; the keys kept so far stay in use",
-                issuer.issuer(), issuer.jwksUri(), why);
+                issuer.issuer(), JwtIssuer.printable(issuer.jwksUri()), why);
     }
 
     /** The document's text: HTTP 200, at most {@value #MAX_JWKS_BYTES} bytes, within {@link #FETCH_TIMEOUT}. */
