@@ -65,8 +65,9 @@ public final class JwtVerifier {
             try {
                 this.issuers.put(i.issuer(), new IssuerKeys(i, vertx, client, minRefetchInterval));
             } catch (ParseException e) {
-                throw new IllegalArgumentException("the inline jwks of issuer " + i.issuer() + " is not a JWKS: "
-                        + e.getMessage());
+                // not the parser's words: they may quote the document, and a JWKS pasted by mistake may hold a private key
+                throw new IllegalArgumentException("the inline jwks of issuer " + i.issuer()
+                        + " is not a JWKS document (a JSON object with \"keys\")");
             }
         }
     }
