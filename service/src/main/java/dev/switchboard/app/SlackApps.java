@@ -12,7 +12,7 @@ final class SlackApps {
 
     static List<SlackPlatform.App> of(SwitchboardConfig config) {
         return config.slackApps().stream().map(a -> new SlackPlatform.App(a.name(), a.mode(), a.apiUrl(), secret(config, a.botToken()),
-                secret(config, a.signingSecret()), secret(config, a.appToken()))).toList();
+                secret(config, a.signingSecret()), secret(config, a.appToken()), a.streaming())).toList();
     }
 
     private static String secret(SwitchboardConfig config, SecretRef ref) {

@@ -201,7 +201,12 @@ public final class ResourceSchemas {
                                 + "events mode."),
                         "appToken", secretWrapper("The app-level token (xapp-…); required in socket mode."),
                         "apiUrl", text("Slack's Web API base URL (for a test double).", "https://slack.com/api/")
-                                .withDefault(SlackAppSpec.DEFAULT_API_URL)),
+                                .withDefault(SlackAppSpec.DEFAULT_API_URL),
+                        "streaming", oneOf("How answers stream: native (chat.startStream/appendStream/stopStream, one "
+                                + "message per answer), edit (a message edited with chat.update, Tier 3: about 50 edits "
+                                + "a minute for the whole workspace) or auto (native, and edit from the first time "
+                                + "the workspace refuses native streaming).",
+                                List.of("native", "edit", "auto"), "a streaming mode").withDefault("auto")),
                 List.of("botToken"));
     }
 

@@ -2,6 +2,7 @@ package dev.switchboard.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.chat.slack.SlackMode;
+import dev.switchboard.chat.slack.SlackStreaming;
 
 /** A SlackApp document; defaults and shapes from {@link ResourceSchemas#SLACK_APP}. */
 final class SlackAppReader {
@@ -28,7 +29,8 @@ final class SlackAppReader {
         }
         String apiUrl = spec.text("apiUrl");
         HttpUrls.check(doc, "spec.apiUrl", apiUrl);
-        return new SlackAppSpec(name, mode, botToken, signing, appToken, apiUrl.endsWith("/") ? apiUrl : apiUrl + "/");
+        return new SlackAppSpec(name, mode, botToken, signing, appToken, apiUrl.endsWith("/") ? apiUrl : apiUrl + "/",
+                SlackStreaming.of(spec.text("streaming")));
     }
 
     /** {@code {secretRef: {name, key}}}, or null when the token or its secretRef is left out. */

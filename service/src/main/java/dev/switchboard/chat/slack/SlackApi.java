@@ -130,6 +130,32 @@ final class SlackApi {
         call("chat.update", () -> methods.chatUpdate(q -> q.channel(channel).ts(ts).text(text).blocksAsString(blocks)));
     }
 
+    // ---- native streaming (chat.startStream / appendStream / stopStream) ----
+
+    /** Starts a streamed message in a thread with its first text (markdown); returns its ts. */
+    String startStream(String channel, String threadTs, String markdown) throws Failure {
+        return call("chat.startStream", () -> methods.chatStartStream(q -> q.channel(channel).threadTs(threadTs)
+                .markdownText(markdown))).getTs();
+    }
+
+    /** Appends text (markdown, at most 12,000 characters) to a streamed message. */
+    void appendStream(String channel, String ts, String markdown) throws Failure {
+        call("chat.appendStream", () -> methods.chatAppendStream(q -> q.channel(channel).ts(ts).markdownText(markdown)));
+    }
+
+    /**
+     * Ends a streamed message with its last text (null for none) and blocks (a JSON array, or null), marked with the
+     * post it shows so that a later look-up ({@link #findPosted}) finds it.
+     */
+    void stopStream(String channel, String ts, String markdown, String blocks, String postId, int part) throws Failure {
+        Message.Metadata metadata = new Message.Metadata();
+        metadata.setEventType(POST_EVENT_TYPE);
+        metadata.setEventPayload(Map.of("post_id", postId, "part", part));
+        call("chat.stopStream", () -> methods.chatStopStream(q -> q.channel(channel).ts(ts)
+                .markdownText(markdown == null || markdown.isEmpty() ? null : markdown).blocksAsString(blocks)
+                .metadata(metadata)));
+    }
+
     /** The ts of a message already posted for this post's part, found in its thread by the metadata it carries. */
     Optional<String> findPosted(String channel, String threadTs, String postId, int part) throws Failure {
         String cursor = null;

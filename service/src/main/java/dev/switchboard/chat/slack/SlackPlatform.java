@@ -35,10 +35,11 @@ public final class SlackPlatform implements ChatPlatform {
      *
      * @param apiUrl the Web API's URL prefix, ending in {@code /}
      */
-    public record App(String name, SlackMode mode, String apiUrl, String botToken, String signingSecret, String appToken) {
+    public record App(String name, SlackMode mode, String apiUrl, String botToken, String signingSecret, String appToken,
+            SlackStreaming streaming) {
         @Override
         public String toString() {
-            return "App[" + name + ", " + mode.value() + ", " + apiUrl + "]";
+            return "App[" + name + ", " + mode.value() + ", " + apiUrl + ", " + streaming.value() + "]";
         }
     }
 

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +47,19 @@ final class SlackPoster {
     private final Function<String, Duration> questionTimeout;
     private final Function<String, String> deciders;
     private final Budget updates;
+    private final SlackStreaming streaming;
+    private final NativeStream nativeStream;
+    /** chat.startStream and chat.stopStream are Tier 2 (20 a minute), chat.appendStream Tier 4 (100 a minute) */
+    private final Budget starts;
+    private final Budget appends;
+    private final Budget stops;
+    /** auto mode, once the workspace refused a stream: edits from then on */
+    private boolean nativeRefused;
+    /** posts whose first part is an open stream: their next call spends the stream budgets */
+    private final Set<String> openStreams = new java.util.HashSet<>();
+    /** Turn states after which an answer's stream is stopped (a question waits below it, or the turn is over). */
+    private static final Set<String> STREAM_ENDS = Set.of("completed", "failed", "rejected", "canceled", "not_delivered",
+            "waiting_for_answer");
 
     // ---- worker-thread state ----
     private final Map<String, Queued> queued = new LinkedHashMap<>();
@@ -66,6 +78,11 @@ final class SlackPoster {
      */
     SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker,
             Function<String, Duration> questionTimeout, Function<String, String> deciders) {
+        this(api, store, clock, worker, questionTimeout, deciders, SlackStreaming.EDIT);
+    }
+
+    SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker,
+            Function<String, Duration> questionTimeout, Function<String, String> deciders, SlackStreaming streaming) {
         this.api = api;
         this.store = store;
         this.clock = clock;
@@ -73,6 +90,11 @@ final class SlackPoster {
         this.questionTimeout = questionTimeout;
         this.deciders = deciders;
         this.updates = new Budget(20, 50.0 / 60.0, clock);
+        this.streaming = streaming;
+        this.nativeStream = new NativeStream(api, store);
+        this.starts = new Budget(5, 20.0 / 60.0, clock);
+        this.appends = new Budget(20, 100.0 / 60.0, clock);
+        this.stops = new Budget(5, 20.0 / 60.0, clock);
     }
 
     /**
@@ -82,6 +104,9 @@ final class SlackPoster {
      */
     void show(ChatThread thread, Post post) {
         if (Post.USER.equals(post.kind())) {
+            if (post.turnMessageId() != null && streaming != SlackStreaming.EDIT && STREAM_ENDS.contains(post.state())) {
+                onWorker(() -> endStreams(thread, post.turnMessageId()), post.id());
+            }
             if (post.turnMessageId() != null) {
                 onWorker(() -> settleQuestions(thread, post.turnMessageId()), post.id());
             }
@@ -129,6 +154,25 @@ final class SlackPoster {
         }
     }
 
+    /** The turn is over (or waits for an answer): its answers' open streams are shown once more, and stopped. */
+    private void endStreams(ChatThread thread, String turnMessageId) {
+        try {
+            for (String id : store.answerPostIds(turnMessageId)) {
+                if (NativeStream.open(find(store.parts(id), 0))) {
+                    store.post(id).ifPresent(p -> queued.put(id, new Queued(thread, p, id)));
+                }
+            }
+            drain();
+        } catch (RuntimeException e) {
+            LOG.warn("slack: could not look up the answers of turn {}: {}", turnMessageId, e.toString());
+        }
+    }
+
+    private boolean nativeFor(Queued q) {
+        return streaming != SlackStreaming.EDIT && !nativeRefused && Post.AGENT.equals(q.post().kind())
+                && q.key().equals(q.post().id());
+    }
+
     /** Says something in a thread that is not a post of the bridge (e.g. a turn refused before it was accepted). */
     void say(String channel, String threadTs, String text) {
         onWorker(() -> {
@@ -144,15 +188,19 @@ final class SlackPoster {
     private void drain() {
         Instant now = clock.instant();
         Instant next = null;
-        for (Iterator<Map.Entry<String, Queued>> it = queued.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<String, Queued> e = it.next();
-            Instant due = dueAt(e.getValue());
+        // a delivery may queue again (a retry): the queue is walked as it stood, not while it changes
+        for (String key : new ArrayList<>(queued.keySet())) {
+            Queued q = queued.get(key);
+            if (q == null) {
+                continue;
+            }
+            Instant due = dueAt(q);
             if (due.isAfter(now)) {
                 next = next == null || due.isBefore(next) ? due : next;
                 continue;
             }
-            it.remove();
-            deliver(e.getValue());
+            queued.remove(key);
+            deliver(q);
             now = clock.instant();
         }
         if (!queued.isEmpty()) {
@@ -175,8 +223,23 @@ final class SlackPoster {
         if (pausedUntil.isAfter(due)) {
             due = pausedUntil;
         }
-        Instant budget = updates.availableAt();
+        Instant budget = budgetOf(q).availableAt();
         return budget.isAfter(due) ? budget : due;
+    }
+
+    /**
+     * The budget a post's next call spends: a stream's (start, or append) for an answer shown natively, else
+     * chat.update's. In auto mode an answer starts as an edited message when no stream may start now: a burst of
+     * answers is shown at once rather than queued behind Tier 2.
+     */
+    private Budget budgetOf(Queued q) {
+        if (!nativeFor(q)) {
+            return updates;
+        }
+        if (openStreams.contains(q.key())) {
+            return appends;
+        }
+        return streaming == SlackStreaming.AUTO && starts.availableAt().isAfter(clock.instant()) ? updates : starts;
     }
 
     private void schedule(Instant at) {
@@ -203,7 +266,18 @@ final class SlackPoster {
                 return; // an answer is posted on its first text
             }
             List<SlackStore.ShownPart> shown = store.parts(postId);
-            if (r.blocks() != null) {
+            boolean streamOpen = false;
+            NativeStream.Outcome outcome = r.blocks() == null && wantsNative(q, shown)
+                    ? deliverNative(q, channel, threadTs, text, shown) : NativeStream.Outcome.REFUSED;
+            if (outcome != NativeStream.Outcome.REFUSED) {
+                // the first part is (or was) a stream: the rest, beyond its size, are ordinary messages
+                streamOpen = outcome == NativeStream.Outcome.OPEN;
+                List<String> parts = split(text, NativeStream.PART_CHARS);
+                List<SlackStore.ShownPart> now = store.parts(postId);
+                for (int i = 1; i < parts.size(); i++) {
+                    deliverPart(channel, threadTs, postId, i, parts.get(i), null, find(now, i));
+                }
+            } else if (r.blocks() != null) {
                 // a message with blocks is one message: its text is the fallback, cut to fit
                 deliverPart(channel, threadTs, postId, 0, text, r.blocks(), shown.isEmpty() ? null : find(shown, 0));
             } else {
@@ -217,7 +291,9 @@ final class SlackPoster {
                     deliverPart(channel, threadTs, postId, i, partText, null, sp);
                 }
             }
-            store.completed(postId, q.post().updatedAt().toString());
+            if (!streamOpen) {
+                store.completed(postId, q.post().updatedAt().toString());
+            }
             attempts.remove(postId);
             notBefore.put(postId, clock.instant().plus(EDIT_SPACING));
         } catch (SlackApi.Failure f) {
@@ -226,6 +302,51 @@ final class SlackPoster {
             LOG.error("slack: showing post {} failed: {}", postId, e.toString());
             failed(q, new SlackApi.Failure("store", null, null, e.toString()));
         }
+    }
+
+    /**
+     * Whether an answer's first part goes through {@link NativeStream}: always once it is (or was) a stream;
+     * for an answer not shown yet, when native streaming is on and may start now (native mode waits for it).
+     */
+    private boolean wantsNative(Queued q, List<SlackStore.ShownPart> shown) {
+        SlackStore.ShownPart first = find(shown, 0);
+        if (NativeStream.streamed(first)) {
+            return true;
+        }
+        return first == null && nativeFor(q)
+                && (streaming == SlackStreaming.NATIVE || !starts.availableAt().isAfter(clock.instant()));
+    }
+
+    /** Shows an answer's first part as a stream. */
+    private NativeStream.Outcome deliverNative(Queued q, String channel, String threadTs, String text, List<SlackStore.ShownPart> shown)
+            throws SlackApi.Failure {
+        String postId = q.key();
+        String state = q.post().turnMessageId() == null ? null : store.turnState(q.post().turnMessageId());
+        boolean finished = state == null || STREAM_ENDS.contains(state);
+        SlackStore.ShownPart sp = find(shown, 0);
+        String first = split(text, NativeStream.PART_CHARS).get(0);
+        (NativeStream.open(sp) ? (finished ? stops : appends) : NativeStream.streamed(sp) ? updates : starts).spend();
+        NativeStream.Outcome outcome = nativeStream.deliver(channel, threadTs, postId, first, null, finished, sp);
+        switch (outcome) {
+            case OPEN -> openStreams.add(postId);
+            case DONE -> openStreams.remove(postId);
+            default -> {
+                openStreams.remove(postId);
+                if (streaming == SlackStreaming.AUTO) {
+                    nativeRefused = true;
+                    LOG.info("slack: the workspace refused native streaming; answers are shown by edits from now on");
+                } else {
+                    LOG.warn("slack: the workspace refused native streaming (streaming: native); this answer is shown "
+                            + "by edits");
+                }
+            }
+        }
+        return outcome;
+    }
+
+    /** What the store keeps as shown for a message: its text, and its blocks when it has any. */
+    static String shows(String text, String blocks) {
+        return blocks == null ? text : text + "\n\u0000" + blocks;
     }
 
     private static SlackStore.ShownPart find(List<SlackStore.ShownPart> shown, int part) {
@@ -240,7 +361,7 @@ final class SlackPoster {
             SlackStore.ShownPart sp) throws SlackApi.Failure {
         String ts = sp == null ? null : sp.ts();
         String shownText = sp == null ? null : sp.shownText();
-        String shows = blocks == null ? text : text + "\n\u0000" + blocks;
+        String shows = shows(text, blocks);
         if (sp == null) {
             store.posting(postId, part, channel, threadTs);
         } else if (ts == null) {
@@ -351,15 +472,19 @@ final class SlackPoster {
 
     /** Splits at a line break, else a space, near the part size; a part never ends inside an entity. */
     static List<String> split(String text) {
+        return split(text, PART_CHARS);
+    }
+
+    static List<String> split(String text, int size) {
         List<String> parts = new ArrayList<>();
         String rest = text;
-        while (rest.length() > PART_CHARS) {
-            int cut = rest.lastIndexOf('\n', PART_CHARS);
-            if (cut < PART_CHARS / 2) {
-                cut = rest.lastIndexOf(' ', PART_CHARS);
+        while (rest.length() > size) {
+            int cut = rest.lastIndexOf('\n', size);
+            if (cut < size / 2) {
+                cut = rest.lastIndexOf(' ', size);
             }
-            if (cut < PART_CHARS / 2) {
-                cut = PART_CHARS;
+            if (cut < size / 2) {
+                cut = size;
                 int amp = rest.lastIndexOf('&', cut - 1);
                 if (amp > cut - 6 && rest.indexOf(';', amp) >= cut) {
                     cut = amp;

@@ -110,6 +110,22 @@ final class SlackStore {
                 }, turnMessageId);
     }
 
+    /** The state of a turn (its user post's), lowercase; null when unknown. */
+    String turnState(String turnMessageId) {
+        List<String> r = store.read("SELECT state FROM chat_post WHERE post_id = ?", rs -> rs.getString(1), turnMessageId);
+        return r.isEmpty() ? null : r.get(0);
+    }
+
+    java.util.Optional<Post> post(String postId) {
+        return store.post(postId);
+    }
+
+    /** The agent's answer posts of a turn, oldest first. */
+    List<String> answerPostIds(String turnMessageId) {
+        return store.read("SELECT post_id FROM chat_post WHERE turn_message_id = ? AND kind = 'agent' ORDER BY seq",
+                rs -> rs.getString(1), turnMessageId);
+    }
+
     /** Where a post's part is shown, and what it shows. */
     record ShownPart(String postId, int part, String channel, String threadTs, String ts, String shownText,
             String shownUpdate) {}

@@ -1,0 +1,124 @@
+package dev.switchboard.chat.slack;
+
+import java.util.Set;
+
+/**
+ * An answer's first part shown as one natively streamed Slack message: {@code chat.startStream} with its first
+ * text, {@code chat.appendStream} with what was added since, {@code chat.stopStream} once the turn is over. What the
+ * store keeps as shown for an open stream is its text behind {@link #OPEN}, so that after a crash the same message
+ * is appended to or stopped, never a second one started; a stopped stream is an ordinary message, edited with
+ * {@code chat.update} like any other. Worker thread only (see {@link SlackPoster}).
+ */
+final class NativeStream {
+
+    /** Marks what an open stream shows in {@code slack_message.shown_text}. */
+    static final String OPEN = "\u0001stream\n";
+    /** Marks what a stopped stream shows: edited with chat.update from then on, parts of {@link #PART_CHARS}. */
+    static final String STOPPED = "\u0001stopped\n";
+    /** {@code markdown_text} of every stream method takes at most 12,000 characters: a streamed part stays under it. */
+    static final int PART_CHARS = 12_000;
+    /** Errors after which the stream can no longer be appended to: the message is finished with {@code chat.update}. */
+    private static final Set<String> NOT_STREAMING = Set.of("message_not_in_streaming_state", "message_not_owned_by_app",
+            "cant_update_message", "streaming_state_conflict");
+
+    /** What happened to the part. */
+    enum Outcome {
+        /** the stream is open and shows the text */
+        OPEN,
+        /** the message shows the text and is no longer a stream */
+        DONE,
+        /** the workspace refused native streaming: show the part the old way */
+        REFUSED
+    }
+
+    private final SlackApi api;
+    private final SlackStore store;
+
+    NativeStream(SlackApi api, SlackStore store) {
+        this.api = api;
+        this.store = store;
+    }
+
+    static boolean open(SlackStore.ShownPart sp) {
+        return sp != null && sp.ts() != null && sp.shownText() != null && sp.shownText().startsWith(OPEN);
+    }
+
+    /** Whether the part is (or was) a stream: it is then always shown through this class. */
+    static boolean streamed(SlackStore.ShownPart sp) {
+        return open(sp) || sp != null && sp.ts() != null && sp.shownText() != null && sp.shownText().startsWith(STOPPED);
+    }
+
+    /**
+     * Shows {@code text} (part 0 of post {@code postId}) as a stream.
+     *
+     * @param sp where the part is shown so far (null: nowhere); an open stream or nothing
+     * @param finished whether the turn is over: the stream is then stopped, with {@code blocks} (or none)
+     */
+    Outcome deliver(String channel, String threadTs, String postId, String text, String blocks, boolean finished,
+            SlackStore.ShownPart sp) throws SlackApi.Failure {
+        if (streamed(sp) && !open(sp)) {
+            // a stopped stream is an ordinary message now
+            String shows = STOPPED + SlackPoster.shows(text, blocks);
+            return shows.equals(sp.shownText()) ? Outcome.DONE : edit(channel, sp.ts(), postId, text, blocks);
+        }
+        if (!open(sp)) {
+            if (sp == null) {
+                store.posting(postId, 0, channel, threadTs);
+            }
+            String ts;
+            try {
+                ts = api.startStream(channel, threadTs, text);
+            } catch (SlackApi.Failure f) {
+                if (f.transientFailure()) {
+                    throw f;
+                }
+                return Outcome.REFUSED;
+            }
+            store.shown(postId, 0, ts, OPEN + text);
+            return finished ? stop(channel, ts, postId, text, "", blocks) : Outcome.OPEN;
+        }
+        String ts = sp.ts();
+        String shown = sp.shownText().substring(OPEN.length());
+        if (!text.startsWith(shown)) {
+            // the answer was replaced, not extended: the stream ends and the message is edited to the new text
+            try {
+                api.stopStream(channel, ts, null, null, postId, 0);
+            } catch (SlackApi.Failure f) {
+                if (f.transientFailure()) {
+                    throw f;
+                }
+            }
+            return edit(channel, ts, postId, text, blocks);
+        }
+        String delta = text.substring(shown.length());
+        try {
+            if (finished) {
+                return stop(channel, ts, postId, text, delta, blocks);
+            }
+            if (!delta.isEmpty()) {
+                api.appendStream(channel, ts, delta);
+                store.shown(postId, 0, ts, OPEN + text);
+            }
+            return Outcome.OPEN;
+        } catch (SlackApi.Failure f) {
+            if (!NOT_STREAMING.contains(f.error)) {
+                throw f;
+            }
+            // Slack ended the stream (it times out, or a crash outlasted it): the same message is edited instead
+            return edit(channel, ts, postId, text, blocks);
+        }
+    }
+
+    private Outcome stop(String channel, String ts, String postId, String text, String delta, String blocks)
+            throws SlackApi.Failure {
+        api.stopStream(channel, ts, delta, blocks, postId, 0);
+        store.shown(postId, 0, ts, STOPPED + SlackPoster.shows(text, blocks));
+        return Outcome.DONE;
+    }
+
+    private Outcome edit(String channel, String ts, String postId, String text, String blocks) throws SlackApi.Failure {
+        api.update(channel, ts, text, blocks);
+        store.shown(postId, 0, ts, STOPPED + SlackPoster.shows(text, blocks));
+        return Outcome.DONE;
+    }
+}
