@@ -77,11 +77,6 @@ final class SlackPoster {
      * @param deciders who may decide a binding's tool calls, by binding name, for the line under an approval
      */
     SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker,
-            Function<String, Duration> questionTimeout, Function<String, String> deciders) {
-        this(api, store, clock, worker, questionTimeout, deciders, SlackStreaming.EDIT);
-    }
-
-    SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker,
             Function<String, Duration> questionTimeout, Function<String, String> deciders, SlackStreaming streaming) {
         this.api = api;
         this.store = store;
@@ -498,38 +493,5 @@ final class SlackPoster {
         }
         parts.add(rest);
         return parts;
-    }
-
-    /** A token bucket: {@code capacity} calls at once, refilled at {@code perSecond}. Worker thread only. */
-    static final class Budget {
-        private final double capacity;
-        private final double perSecond;
-        private final Clock clock;
-        private double tokens;
-        private Instant at;
-
-        Budget(double capacity, double perSecond, Clock clock) {
-            this.capacity = capacity;
-            this.perSecond = perSecond;
-            this.clock = clock;
-            this.tokens = capacity;
-            this.at = clock.instant();
-        }
-
-        private void refill() {
-            Instant now = clock.instant();
-            tokens = Math.min(capacity, tokens + Duration.between(at, now).toMillis() / 1000.0 * perSecond);
-            at = now;
-        }
-
-        Instant availableAt() {
-            refill();
-            return tokens >= 1 ? Instant.MIN : at.plusMillis((long) Math.ceil((1 - tokens) / perSecond * 1000));
-        }
-
-        void spend() {
-            refill();
-            tokens -= 1;
-        }
     }
 }
