@@ -112,6 +112,16 @@ public final class SlackRig implements AutoCloseable {
                 false, c -> c, true), mode, true);
     }
 
+    /**
+     * A Slack app in {@code mode} whose {@code spec.streaming} is {@code streaming} (native, edit, auto), on a fake
+     * workspace that takes native streaming when {@code workspaceStreams}; the echo agent behind the binding.
+     */
+    static SlackRig streaming(Path dir, String mode, String streaming, boolean workspaceStreams) {
+        return new SlackRig(fixture(dir, mode + "\n  streaming: " + streaming,
+                FakeSlackOptions.defaults().withNativeStreaming(workspaceStreams), TestAgentOptions.echo("sre"), null,
+                false, c -> c, false), mode, false);
+    }
+
     SlackRig(Path dir, String mode) {
         this(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.echo("sre"), null);
     }

@@ -174,6 +174,12 @@ public final class FakeSlack {
     // ---- Web API recording and faults
 
     /** Every Web API call so far, in arrival order. */
+    /** Ends a native stream as Slack does when it times out: nothing more can be appended to it. */
+    public FakeSlack endStream(String channel, String ts) {
+        workspace.endStream(channel, ts);
+        return this;
+    }
+
     public List<SlackCall> calls() {
         return api.calls();
     }

@@ -12,6 +12,9 @@ package dev.switchboard.testkit.slack;
  * @param appId the app id in event envelopes and the Socket Mode hello
  * @param emailScope whether {@code users:read.email} is granted: without it {@code users.info} leaves out
  *     {@code profile.email}, as Slack does
+ * @param nativeStreaming whether the workspace takes {@code chat.startStream} / {@code appendStream} /
+ *     {@code stopStream}; without it they answer {@code unknown_method}, as an older Slack would (the default, so
+ *     that apps in {@code streaming: auto} edit messages unless a test turns streaming on)
  */
 public record FakeSlackOptions(
         String botToken,
@@ -20,7 +23,8 @@ public record FakeSlackOptions(
         String botUserId,
         String botId,
         String appId,
-        boolean emailScope) {
+        boolean emailScope,
+        boolean nativeStreaming) {
 
     /**
      * At least 16 characters, like every real token: the SDK logs {@code token.substring(0, 16)} at DEBUG when it
@@ -43,15 +47,20 @@ public record FakeSlackOptions(
 
     /** xoxb-fake-bot-token, xapp-fake-app-token, T0001, UBOT, B0001, A0001, email scope granted. */
     public static FakeSlackOptions defaults() {
-        return new FakeSlackOptions(null, null, null, null, null, null, true);
+        return new FakeSlackOptions(null, null, null, null, null, null, true, false);
     }
 
     public FakeSlackOptions withEmailScope(boolean granted) {
-        return new FakeSlackOptions(botToken, appToken, teamId, botUserId, botId, appId, granted);
+        return new FakeSlackOptions(botToken, appToken, teamId, botUserId, botId, appId, granted, nativeStreaming);
     }
 
     public FakeSlackOptions withTokens(String newBotToken, String newAppToken) {
-        return new FakeSlackOptions(newBotToken, newAppToken, teamId, botUserId, botId, appId, emailScope);
+        return new FakeSlackOptions(newBotToken, newAppToken, teamId, botUserId, botId, appId, emailScope,
+                nativeStreaming);
+    }
+
+    public FakeSlackOptions withNativeStreaming(boolean supported) {
+        return new FakeSlackOptions(botToken, appToken, teamId, botUserId, botId, appId, emailScope, supported);
     }
 
     private static String orDefault(String value, String fallback) {

@@ -14,7 +14,10 @@ import java.util.List;
  * @param blocks the current blocks as JSON text, as sent; null when none
  * @param metadata the message metadata as JSON text, as sent; null when none
  * @param edits how many times {@code chat.update} changed it
- * @param texts every version of the text, oldest first (the current one last)
+ * @param texts every version of the text, oldest first (the current one last); a stream's appends change the
+ *     current one, not add versions
+ * @param streaming whether it is a native stream not stopped yet ({@code chat.startStream} without
+ *     {@code chat.stopStream})
  */
 public record SlackMessage(
         String channel,
@@ -26,7 +29,8 @@ public record SlackMessage(
         String blocks,
         String metadata,
         int edits,
-        List<String> texts) {
+        List<String> texts,
+        boolean streaming) {
 
     public SlackMessage {
         texts = List.copyOf(texts);

@@ -27,6 +27,8 @@ final class WebApi {
     private final List<SlackCall> calls = new CopyOnWriteArrayList<>();
     private final Map<String, int[]> rateLimits = new HashMap<>();
     private final Map<String, Integer> drops = new HashMap<>();
+    /** {@code markdown_text} of the stream methods: at most 12,000 characters */
+    private static final int STREAM_TEXT_LIMIT = 12_000;
 
     WebApi(FakeSlackOptions options, Workspace workspace, Supplier<String> socketUrl) {
         this.options = options;
@@ -89,7 +91,10 @@ final class WebApi {
     private JsonObject answer(String method, Map<String, String> params, String token) {
         boolean known = switch (method) {
             case "auth.test", "users.info", "chat.postMessage", "chat.update", "conversations.replies",
-                    "apps.connections.open", "chat.postEphemeral", "usergroups.users.list" -> true;
+                    "apps.connections.open", "chat.postEphemeral", "usergroups.users.list",
+                    "assistant.threads.setStatus", "assistant.threads.setSuggestedPrompts",
+                    "assistant.threads.setTitle" -> true;
+            case "chat.startStream", "chat.appendStream", "chat.stopStream" -> options.nativeStreaming();
             default -> false;
         };
         if (!known) {
@@ -110,6 +115,11 @@ final class WebApi {
             case "conversations.replies" -> replies(params);
             case "chat.postEphemeral" -> postEphemeral(params);
             case "usergroups.users.list" -> userGroupUsers(params);
+            case "chat.startStream" -> startStream(params);
+            case "chat.appendStream" -> appendStream(params, false);
+            case "chat.stopStream" -> appendStream(params, true);
+            case "assistant.threads.setStatus", "assistant.threads.setSuggestedPrompts", "assistant.threads.setTitle" ->
+                    isBlank(params.get("channel_id")) || isBlank(params.get("thread_ts")) ? error("invalid_arguments") : ok();
             default -> ok().put("url", socketUrl.get());
         };
     }
@@ -188,6 +198,49 @@ final class WebApi {
         SlackMessage message = workspace.post(channel, isBlank(threadTs) ? null : threadTs, options.botUserId(),
                 options.botId(), text, blocks, params.get("metadata"));
         return ok().put("channel", channel).put("ts", message.ts()).put("message", Workspace.toJson(message, true));
+    }
+
+    /** A stream is a reply in a thread, as Slack requires; its first text is optional. */
+    private JsonObject startStream(Map<String, String> params) {
+        String channel = params.get("channel");
+        if (isBlank(channel)) {
+            return error("channel_not_found");
+        }
+        if (isBlank(params.get("thread_ts"))) {
+            return error("invalid_arguments");
+        }
+        String text = params.get("markdown_text");
+        if (text != null && text.length() > STREAM_TEXT_LIMIT) {
+            return error("msg_too_long");
+        }
+        SlackMessage message = workspace.startStream(channel, params.get("thread_ts"), options.botUserId(),
+                options.botId(), text);
+        return ok().put("channel", channel).put("ts", message.ts());
+    }
+
+    private JsonObject appendStream(Map<String, String> params, boolean stop) {
+        String channel = params.get("channel");
+        String text = params.get("markdown_text");
+        if (!stop && isBlank(text)) {
+            return error("no_text");
+        }
+        if (text != null && text.length() > STREAM_TEXT_LIMIT) {
+            return error("msg_too_long");
+        }
+        String blocks = params.get("blocks");
+        String invalid = BlockKit.problem(blocks);
+        if (invalid != null) {
+            return error("invalid_blocks").put("errors", new JsonArray().add(invalid));
+        }
+        SlackMessage before = workspace.message(channel, params.get("ts"));
+        if (before == null) {
+            return error("message_not_found");
+        }
+        if (!before.streaming()) {
+            return error("message_not_in_streaming_state");
+        }
+        SlackMessage message = workspace.appendStream(channel, params.get("ts"), text, stop, blocks, params.get("metadata"));
+        return ok().put("channel", channel).put("ts", message.ts());
     }
 
     private JsonObject update(Map<String, String> params) {

@@ -37,6 +37,7 @@ final class Workspace {
         String text;
         String blocks;
         String metadata;
+        boolean streaming;
         final List<String> texts = new ArrayList<>();
 
         Stored(String channel, String ts, String threadTs, String user, String botId, String text, String blocks,
@@ -54,7 +55,7 @@ final class Workspace {
 
         SlackMessage snapshot() {
             return new SlackMessage(channel, ts, threadTs, user, botId, text, blocks, metadata, texts.size() - 1,
-                    new ArrayList<>(texts));
+                    new ArrayList<>(texts), streaming);
         }
     }
 
@@ -106,6 +107,45 @@ final class Workspace {
         }
         stored.texts.add(text);
         return stored.snapshot();
+    }
+
+    /** Starts a native stream: a message of the bot in a thread, streaming until stopped. */
+    synchronized SlackMessage startStream(String channel, String threadTs, String user, String botId, String text) {
+        SlackMessage m = post(channel, threadTs, user, botId, text == null ? "" : text, null, null);
+        find(channel, m.ts()).streaming = true;
+        return find(channel, m.ts()).snapshot();
+    }
+
+    /**
+     * Appends to a stream (and with {@code stop}, ends it, setting its blocks and metadata); null when there is no
+     * such message, and the message as it stands, unchanged, when it is not streaming.
+     */
+    synchronized SlackMessage appendStream(String channel, String ts, String text, boolean stop, String blocks,
+            String metadata) {
+        Stored stored = find(channel, ts);
+        if (stored == null || !stored.streaming) {
+            return stored == null ? null : stored.snapshot();
+        }
+        if (text != null) {
+            stored.text = (stored.text == null ? "" : stored.text) + text;
+            stored.texts.set(stored.texts.size() - 1, stored.text);
+        }
+        if (stop) {
+            stored.streaming = false;
+            stored.blocks = blocks;
+            if (metadata != null) {
+                stored.metadata = metadata;
+            }
+        }
+        return stored.snapshot();
+    }
+
+    /** Ends a stream as Slack does when it times out: its text stays, nothing more can be appended. */
+    synchronized void endStream(String channel, String ts) {
+        Stored stored = find(channel, ts);
+        if (stored != null) {
+            stored.streaming = false;
+        }
     }
 
     synchronized SlackMessage message(String channel, String ts) {
