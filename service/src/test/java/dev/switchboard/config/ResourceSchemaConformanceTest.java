@@ -159,6 +159,7 @@ class ResourceSchemaConformanceTest {
                               mode: socket
                               botToken: {secretRef: {name: slack, key: bot}}
                               appToken: {secretRef: {name: slack, key: app}}
+                              streaming: native
                             """, SECRETS)),
             ResourceSchemas.TRIGGER, List.of(new Variant("""
                     apiVersion: switchboard.dev/v1
