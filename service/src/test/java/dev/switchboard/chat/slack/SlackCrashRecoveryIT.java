@@ -67,16 +67,18 @@ class SlackCrashRecoveryIT {
         // surefire may pick this class up through a -Dtest pattern, before package has built a fresh jar
         assumeTrue(System.getProperty(ServiceProcess.JAR_PROPERTY) != null,
                 "SlackCrashRecoveryIT runs in failsafe's integration-test phase, which names the packaged jar");
+        // the native-streaming test runs on a workspace that streams, its SlackApp in streaming: native
+        boolean nativeStreaming = info.getTestMethod().map(m -> m.getName().contains("Native")).orElse(false);
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("sre").withVersions(ProtocolVersion.V1_0), 0).await();
         slack = FakeSlack.start(vertx, FakeSlackOptions.defaults()
-                .withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN)).await();
+                .withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN).withNativeStreaming(nativeStreaming)).await();
         slack.addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
         Path config = dir.resolve("switchboard.yaml");
         Files.writeString(config, ConfigYaml.server(dir.resolve("slack-crash.db"), false, ConfigYaml.QUICK_CONTRACT + """
                         giveUpAfter: 2m
                         """)
-                .slackAgent("sre", agent.url(), "events", slack.apiUrl(), null)
+                .slackAgent("sre", agent.url(), nativeStreaming ? "events\n  streaming: native" : "events", slack.apiUrl(), null)
                 .yaml());
         // kept under target/ so a failure can be read after the run
         String method = info.getTestMethod().map(m -> m.getName()).orElse("run");
@@ -130,6 +132,33 @@ class SlackCrashRecoveryIT {
         assertThat(agent.recorder().rpcRequests().stream().skip(methodsBeforeRestart).map(RecordedRequest::rpcMethod))
                 .as("the restarted service follows the task").containsAnyOf("GetTask", "SubscribeToTask");
         report("streaming kill");
+    }
+
+    @Test
+    void aNativeStreamSurvivesAKillAndIsFinishedInTheSameMessage() throws Exception {
+        baseUrl = service.start();
+        String ts = mention("/stream 16 1500\n" + STREAMED);
+        String messageId = "slack-" + CHANNEL + "-" + ts;
+
+        SlackMessage partial = Awaitility.await("part of the answer streamed into the bot's message")
+                .atMost(SETTLE).pollInterval(Duration.ofMillis(50))
+                .until(() -> botReplies(ts).stream().filter(m -> m.streaming() && m.text() != null
+                        && !m.text().isEmpty() && m.text().length() < STREAMED.length()).findFirst().orElse(null),
+                        m -> m != null);
+        service.kill();
+
+        baseUrl = service.start();
+        SlackMessage done = Awaitility.await("the whole answer, the stream stopped").atMost(SETTLE)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> botReplies(ts).stream().filter(m -> STREAMED.equals(m.text()) && !m.streaming())
+                        .findFirst().orElse(null), m -> m != null);
+        assertThat(done.ts()).as("the same message, appended to rather than started again").isEqualTo(partial.ts());
+        assertThat(botReplies(ts)).as("one bot message in the thread").hasSize(1);
+        assertThat(slack.calls("chat.startStream")).as("the stream was started once").hasSize(1);
+        assertThat(slack.calls("chat.postMessage")).as("nothing posted the old way").isEmpty();
+        assertThat(slack.calls("chat.stopStream")).as("stopped once the turn was over").isNotEmpty();
+        assertSentOnce(messageId);
+        report("native stream kill");
     }
 
     @Test
