@@ -54,6 +54,7 @@ final class SlackIntake {
     private final Supplier<String> botUserId;
     private final SlackApprovers approvers;
     private final SlackApi api;
+    private volatile SlackFeedback feedback;
 
     SlackIntake(String app, SlackStore store, ChatStore chats, SessionDriver driver, SlackPeople people, SlackPoster poster,
             Function<String, Binding> byChannel, Clock clock, Supplier<String> botUserId, SlackApprovers approvers,
@@ -69,6 +70,11 @@ final class SlackIntake {
         this.botUserId = botUserId;
         this.approvers = approvers;
         this.api = api;
+    }
+
+    /** Where 👍/👎 clicks go; set before anything is received. */
+    void feedback(SlackFeedback f) {
+        this.feedback = f;
     }
 
     /** Handles an {@code event_callback} envelope recorded under {@code eventId}; blocks. */
@@ -235,6 +241,12 @@ final class SlackIntake {
                 }
                 String actionId = text(action, "action_id");
                 String threadId = SlackThreads.threadId(channelId, threadTs);
+                if (SlackFeedback.ACTION.equals(actionId)) {
+                    if (feedback != null) {
+                        feedback.clicked(threadId, userId, text(action, "value"));
+                    }
+                    return;
+                }
                 if (actionId.startsWith("switchboard_") && !ANSWER_ACTION.equals(actionId)) {
                     decide(threadId, channelId, threadTs, actionId, action, payload, userId);
                     return;

@@ -109,14 +109,16 @@ public final class SlackPlatform implements ChatPlatform {
      * Connects every app to the bridge: from now on an event received is recorded and handed to the bridge (the
      * routes are mounted after this). Nothing is called yet: see {@link #start}.
      */
-    public void attach(SessionDriver driver, ChatStore chats) {
+    public void attach(SessionDriver driver, ChatStore chats, io.micrometer.core.instrument.MeterRegistry meters) {
         this.chats = chats;
+        SlackFeedback feedback = new SlackFeedback(chats, meters, clock);
         Function<String, Duration> questionTimeout = questionTimeouts::get;
         for (App a : apps) {
             SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout, approvers::get);
             SlackIntake intake = new SlackIntake(a.name(), rt.store(), chats, driver,
                     new SlackPeople(rt.api(), clock), rt.poster(), channel -> bindingOf(a.name(), channel), clock,
                     rt::botUserId, rt.approvers(), rt.api());
+            intake.feedback(feedback);
             runtimes.put(a.name(), rt);
             rt.attach(intake);
         }

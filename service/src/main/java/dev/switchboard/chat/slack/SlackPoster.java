@@ -58,6 +58,7 @@ final class SlackPoster {
     /** posts whose first part is an open stream: their next call spends the stream budgets */
     private final Set<String> openStreams = new java.util.HashSet<>();
     /** Turn states after which an answer's stream is stopped (a question waits below it, or the turn is over). */
+    private static final String COMPLETED = "completed";
     private static final Set<String> STREAM_ENDS = Set.of("completed", "failed", "rejected", "canceled", "not_delivered",
             "waiting_for_answer");
 
@@ -99,8 +100,9 @@ final class SlackPoster {
      */
     void show(ChatThread thread, Post post) {
         if (Post.USER.equals(post.kind())) {
-            if (post.turnMessageId() != null && streaming != SlackStreaming.EDIT && STREAM_ENDS.contains(post.state())) {
-                onWorker(() -> endStreams(thread, post.turnMessageId()), post.id());
+            if (post.turnMessageId() != null && (COMPLETED.equals(post.state())
+                    || streaming != SlackStreaming.EDIT && STREAM_ENDS.contains(post.state()))) {
+                onWorker(() -> endStreams(thread, post.turnMessageId(), COMPLETED.equals(post.state())), post.id());
             }
             if (post.turnMessageId() != null) {
                 onWorker(() -> settleQuestions(thread, post.turnMessageId()), post.id());
@@ -149,11 +151,14 @@ final class SlackPoster {
         }
     }
 
-    /** The turn is over (or waits for an answer): its answers' open streams are shown once more, and stopped. */
-    private void endStreams(ChatThread thread, String turnMessageId) {
+    /**
+     * The turn is over (or waits for an answer): its answers' open streams are shown once more, and stopped; once it
+     * completed, every answer is shown again with the feedback buttons.
+     */
+    private void endStreams(ChatThread thread, String turnMessageId, boolean completed) {
         try {
             for (String id : store.answerPostIds(turnMessageId)) {
-                if (NativeStream.open(find(store.parts(id), 0))) {
+                if (completed || NativeStream.open(find(store.parts(id), 0))) {
                     store.post(id).ifPresent(p -> queued.put(id, new Queued(thread, p, id)));
                 }
             }
@@ -277,13 +282,17 @@ final class SlackPoster {
                 deliverPart(channel, threadTs, postId, 0, text, r.blocks(), shown.isEmpty() ? null : find(shown, 0));
             } else {
                 List<String> parts = split(text);
+                // a completed turn's answer ends with the feedback buttons, under its last part
+                boolean rated = Post.AGENT.equals(q.post().kind()) && q.key().equals(q.post().id())
+                        && q.post().turnMessageId() != null && COMPLETED.equals(store.turnState(q.post().turnMessageId()));
                 for (int i = 0; i < Math.max(parts.size(), shown.size()); i++) {
                     SlackStore.ShownPart sp = i < shown.size() && shown.get(i).part() == i ? shown.get(i) : find(shown, i);
                     String partText = i < parts.size() ? parts.get(i) : "_(this part of the answer was replaced)_";
                     if (i >= parts.size() && sp == null) {
                         continue;
                     }
-                    deliverPart(channel, threadTs, postId, i, partText, null, sp);
+                    String blocks = rated && i == parts.size() - 1 ? SlackFeedback.withText(partText, postId) : null;
+                    deliverPart(channel, threadTs, postId, i, partText, blocks, sp);
                 }
             }
             if (!streamOpen) {
@@ -321,7 +330,8 @@ final class SlackPoster {
         SlackStore.ShownPart sp = find(shown, 0);
         String first = split(text, NativeStream.PART_CHARS).get(0);
         (NativeStream.open(sp) ? (finished ? stops : appends) : NativeStream.streamed(sp) ? updates : starts).spend();
-        NativeStream.Outcome outcome = nativeStream.deliver(channel, threadTs, postId, first, null, finished, sp);
+        String feedback = COMPLETED.equals(state) ? SlackFeedback.blocks(postId).encode() : null;
+        NativeStream.Outcome outcome = nativeStream.deliver(channel, threadTs, postId, first, feedback, finished, sp);
         switch (outcome) {
             case OPEN -> openStreams.add(postId);
             case DONE -> openStreams.remove(postId);
@@ -471,27 +481,6 @@ final class SlackPoster {
     }
 
     static List<String> split(String text, int size) {
-        List<String> parts = new ArrayList<>();
-        String rest = text;
-        while (rest.length() > size) {
-            int cut = rest.lastIndexOf('\n', size);
-            if (cut < size / 2) {
-                cut = rest.lastIndexOf(' ', size);
-            }
-            if (cut < size / 2) {
-                cut = size;
-                int amp = rest.lastIndexOf('&', cut - 1);
-                if (amp > cut - 6 && rest.indexOf(';', amp) >= cut) {
-                    cut = amp;
-                }
-                if (Character.isHighSurrogate(rest.charAt(cut - 1))) {
-                    cut--;
-                }
-            }
-            parts.add(rest.substring(0, cut));
-            rest = rest.substring(cut).stripLeading();
-        }
-        parts.add(rest);
-        return parts;
+        return Parts.split(text, size);
     }
 }

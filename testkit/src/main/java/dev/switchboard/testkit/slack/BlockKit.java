@@ -72,11 +72,33 @@ final class BlockKit {
                         }
                     }
                 }
+                case "context_actions" -> {
+                    JsonArray elements = b.getJsonArray("elements", new JsonArray());
+                    if (elements.isEmpty() || elements.size() > 5) {
+                        return where + ": 1 to 5 elements";
+                    }
+                    for (Object e : elements) {
+                        JsonObject o = e instanceof JsonObject j ? j : new JsonObject();
+                        if ("feedback_buttons".equals(o.getString("type")) && (!button(o.getJsonObject("positive_button"))
+                                || !button(o.getJsonObject("negative_button")))) {
+                            return where + ": feedback_buttons needs positive_button and negative_button with text and value";
+                        }
+                        String actionId = o.getString("action_id");
+                        if (actionId != null && !actionIds.add(actionId)) {
+                            return where + ": duplicate action_id " + actionId;
+                        }
+                    }
+                }
                 default -> {
                 }
             }
         }
         return null;
+    }
+
+    private static boolean button(JsonObject b) {
+        return b != null && b.getJsonObject("text") != null && b.getString("value") != null
+                && b.getString("value").length() <= 2000;
     }
 
     private static String element(JsonObject e, Set<String> actionIds) {
