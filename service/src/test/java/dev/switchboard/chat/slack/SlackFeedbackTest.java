@@ -1,0 +1,101 @@
+package dev.switchboard.chat.slack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testkit.slack.SlackMessage;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue 28, feedback: every completed answer ends with 👍/👎 ({@code feedback_buttons} in a {@code context_actions}
+ * block) whether it streamed natively or by edits; a click is recorded once per person and answer and counted in
+ * {@code switchboard_bridge_feedback_total{binding,value}}; a click that names no answer of its thread counts nothing.
+ */
+@ServerTest
+class SlackFeedbackTest {
+
+    @TempDir
+    Path dir;
+    SlackRig rig;
+
+    @AfterEach
+    void stop() {
+        if (rig != null) {
+            rig.close();
+        }
+    }
+
+    /** The feedback_buttons element of a message, or null. */
+    private static JsonObject feedbackButtons(SlackMessage m) {
+        if (m.blocks() == null) {
+            return null;
+        }
+        for (Object b : new JsonArray(m.blocks())) {
+            JsonObject block = (JsonObject) b;
+            if ("context_actions".equals(block.getString("type"))) {
+                for (Object e : block.getJsonArray("elements")) {
+                    if ("feedback_buttons".equals(((JsonObject) e).getString("type"))) {
+                        return (JsonObject) e;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private JsonObject click(SlackMessage answer, String threadTs, String user, JsonObject buttons, String value) {
+        JsonObject payload = rig.buttonClick(answer, threadTs, user, rig.slack.options().teamId(),
+                buttons.getString("action_id"), value);
+        payload.getJsonArray("actions").getJsonObject(0).put("type", "feedback_buttons");
+        return payload;
+    }
+
+    private double counted(String value) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(rig.app.baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith("switchboard_bridge_feedback_total{") && line.contains("binding=\"slack-sre\"")
+                    && line.contains("value=\"" + value + "\"")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
+    @ParameterizedTest
+    @CsvSource({"events,native", "events,edit", "socket,native", "socket,edit"})
+    void aCompletedAnswerCarriesFeedbackButtonsAndAClickIsCountedOnce(String mode, String streaming) throws Exception {
+        rig = SlackRig.streaming(dir, mode, streaming, true);
+        SlackRig.Sent m = rig.mention(SlackRig.ADA, "/stream 3 200\nhow is the cluster?", null);
+        SlackMessage answer = await().until(() -> rig.botReplies(m.ts()).stream()
+                .filter(r -> feedbackButtons(r) != null).findFirst().orElse(null), r -> r != null);
+        assertThat(answer.text()).as("the text stays the message's text (or fallback)").contains("how is the cluster?");
+        assertThat(rig.botReplies(m.ts())).hasSize(1);
+        JsonObject buttons = feedbackButtons(answer);
+        String good = buttons.getJsonObject("positive_button").getString("value");
+        String bad = buttons.getJsonObject("negative_button").getString("value");
+        assertThat(good).startsWith("good:");
+        assertThat(bad).startsWith("bad:");
+
+        rig.deliverInteraction(click(answer, m.ts(), SlackRig.ADA, buttons, good));
+        await().until(() -> counted("good") == 1.0);
+        // the same click again (a double click, a redelivery) is the same feedback
+        rig.deliverInteraction(click(answer, m.ts(), SlackRig.ADA, buttons, good));
+        // Grace thinks otherwise; a forged value naming no answer of this thread counts nothing
+        rig.deliverInteraction(click(answer, m.ts(), SlackRig.GRACE, buttons, "good:not-a-post"));
+        rig.deliverInteraction(click(answer, m.ts(), SlackRig.GRACE, buttons, bad));
+        await().until(() -> counted("bad") == 1.0);
+        assertThat(counted("good")).isEqualTo(1.0);
+    }
+}
