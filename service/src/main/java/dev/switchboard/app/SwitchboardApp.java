@@ -235,6 +235,7 @@ public final class SwitchboardApp {
         Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
         BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
                 config.bridge().limits(), bindings, List.of(webChat, slack), meters, bridgeTime, tracing);
+        slack.skills(name -> registry.find(name).map(RegisteredAgent::skills).orElse(List.of()));
         slack.attach(bridge.driver(), bridge.store(), meters);
         Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
 

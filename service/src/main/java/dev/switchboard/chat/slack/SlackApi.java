@@ -156,6 +156,22 @@ final class SlackApi {
                 .metadata(metadata)));
     }
 
+    // ---- the agent view: assistant threads ----
+
+    /** The status under an assistant thread ("is thinking…"); an empty status clears it. */
+    void setStatus(String channel, String threadTs, String status) throws Failure {
+        call("assistant.threads.setStatus", () -> methods.assistantThreadsSetStatus(q -> q.channelId(channel)
+                .threadTs(threadTs).status(status)));
+    }
+
+    /** The prompts an assistant thread offers, as (title, message) pairs. */
+    void setSuggestedPrompts(String channel, String threadTs, String title, List<String[]> prompts) throws Failure {
+        List<com.slack.api.model.assistant.SuggestedPrompt> list = prompts.stream()
+                .map(p -> new com.slack.api.model.assistant.SuggestedPrompt(p[0], p[1])).toList();
+        call("assistant.threads.setSuggestedPrompts", () -> methods.assistantThreadsSetSuggestedPrompts(q -> q
+                .channelId(channel).threadTs(threadTs).title(title).prompts(list)));
+    }
+
     /** The ts of a message already posted for this post's part, found in its thread by the metadata it carries. */
     Optional<String> findPosted(String channel, String threadTs, String postId, int part) throws Failure {
         String cursor = null;

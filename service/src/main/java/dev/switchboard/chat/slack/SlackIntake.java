@@ -55,6 +55,7 @@ final class SlackIntake {
     private final SlackApprovers approvers;
     private final SlackApi api;
     private volatile SlackFeedback feedback;
+    private volatile SlackAssistant assistant;
 
     SlackIntake(String app, SlackStore store, ChatStore chats, SessionDriver driver, SlackPeople people, SlackPoster poster,
             Function<String, Binding> byChannel, Clock clock, Supplier<String> botUserId, SlackApprovers approvers,
@@ -72,6 +73,11 @@ final class SlackIntake {
         this.api = api;
     }
 
+    /** Where assistant thread events go; set before anything is received. */
+    void assistant(SlackAssistant a) {
+        this.assistant = a;
+    }
+
     /** Where 👍/👎 clicks go; set before anything is received. */
     void feedback(SlackFeedback f) {
         this.feedback = f;
@@ -81,6 +87,12 @@ final class SlackIntake {
     void handle(String eventId, JsonObject envelope) {
         try {
             JsonObject event = envelope.getValue("event") instanceof JsonObject o ? o : null;
+            if (SlackAssistant.handles(event)) {
+                if (assistant != null) {
+                    assistant.threadEvent(event);
+                }
+                return;
+            }
             Incoming in = Incoming.of(event, bot(envelope));
             if (in instanceof Incoming.Turn t) {
                 turn(t);

@@ -104,6 +104,13 @@ public final class SlackPlatform implements ChatPlatform {
     }
 
     private ChatStore chats;
+    /** an AgentBackend's skills by its name, for an assistant thread's suggested prompts */
+    private volatile Function<String, List<dev.switchboard.protocol.model.AgentSkill>> skillsOf = name -> List.of();
+
+    /** Where an assistant thread's suggested prompts come from: the agent's skills; set before {@link #attach}. */
+    public void skills(Function<String, List<dev.switchboard.protocol.model.AgentSkill>> skills) {
+        this.skillsOf = skills;
+    }
 
     /**
      * Connects every app to the bridge: from now on an event received is recorded and handed to the bridge (the
@@ -119,6 +126,8 @@ public final class SlackPlatform implements ChatPlatform {
                     new SlackPeople(rt.api(), clock), rt.poster(), channel -> bindingOf(a.name(), channel), clock,
                     rt::botUserId, rt.approvers(), rt.api());
             intake.feedback(feedback);
+            intake.assistant(new SlackAssistant(a.name(), rt.api(), channel -> bindingOf(a.name(), channel),
+                    name -> skillsOf.apply(name)));
             runtimes.put(a.name(), rt);
             rt.attach(intake);
         }

@@ -49,6 +49,7 @@ final class SlackPoster {
     private final Budget updates;
     private final SlackStreaming streaming;
     private final NativeStream nativeStream;
+    private final ThinkingStatus thinking;
     /** chat.startStream and chat.stopStream are Tier 2 (20 a minute), chat.appendStream Tier 4 (100 a minute) */
     private final Budget starts;
     private final Budget appends;
@@ -88,6 +89,7 @@ final class SlackPoster {
         this.updates = new Budget(20, 50.0 / 60.0, clock);
         this.streaming = streaming;
         this.nativeStream = new NativeStream(api, store);
+        this.thinking = new ThinkingStatus(api);
         this.starts = new Budget(5, 20.0 / 60.0, clock);
         this.appends = new Budget(20, 100.0 / 60.0, clock);
         this.stops = new Budget(5, 20.0 / 60.0, clock);
@@ -100,6 +102,9 @@ final class SlackPoster {
      */
     void show(ChatThread thread, Post post) {
         if (Post.USER.equals(post.kind())) {
+            if (post.turnMessageId() != null && ThinkingStatus.applies(thread)) {
+                onWorker(() -> thinking.turn(thread, post), post.id());
+            }
             if (post.turnMessageId() != null && (COMPLETED.equals(post.state())
                     || streaming != SlackStreaming.EDIT && STREAM_ENDS.contains(post.state()))) {
                 onWorker(() -> endStreams(thread, post.turnMessageId(), COMPLETED.equals(post.state())), post.id());

@@ -159,6 +159,11 @@ public final class ConfigYaml {
                 mode, apiUrl, bindingSpec);
     }
 
+    /** As {@link #slackAgent}, with the AgentBackend's whole spec written by the caller (e.g. with skills). */
+    public ConfigYaml slackBackend(String name, String backendSpec, String mode, String apiUrl, String bindingSpec) {
+        return slack(name, backendSpec, mode, apiUrl, bindingSpec);
+    }
+
     private ConfigYaml slack(String name, String backendSpec, String mode, String apiUrl, String bindingSpec) {
         yaml.append("""
                 ---

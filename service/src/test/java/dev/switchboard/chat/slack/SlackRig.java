@@ -122,6 +122,23 @@ public final class SlackRig implements AutoCloseable {
                 false, c -> c, false), mode, false);
     }
 
+    /**
+     * A Slack app in {@code mode} whose AgentBackend {@code sre} lists {@code skills} (a YAML flow sequence), for the
+     * agent view's suggested prompts.
+     */
+    static SlackRig withSkills(Path dir, String mode, String skills) {
+        SwitchboardFixture f = SwitchboardFixture.builder()
+                .slack(FakeSlackOptions.defaults().withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN))
+                .agent("sre", TestAgentOptions.echo("sre"))
+                .yaml(started -> {
+                    started.slack().addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
+                    return ConfigYaml.server(dir.resolve("slack.db"), false, ConfigYaml.QUICK_CONTRACT).slackBackend("sre",
+                            "{url: \"" + started.url("sre") + "\", skills: " + skills + "}", mode,
+                            started.slack().apiUrl(), null);
+                }).start();
+        return new SlackRig(f, mode, false);
+    }
+
     SlackRig(Path dir, String mode) {
         this(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.echo("sre"), null);
     }
