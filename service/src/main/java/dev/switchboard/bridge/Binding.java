@@ -15,6 +15,8 @@ import java.util.List;
  * @param dialect how the backend's agent speaks (plain A2A for a backend registered over the API)
  * @param agentRefNamespace kagent-v1: the agent's namespace
  * @param agentRefName kagent-v1: the agent's name
+ * @param allowedUsers slack: who alone may start turns ({@code allowedUsers}), and approve when no approvers
+ *     are named; empty: anyone
  * @param approvers slack: who may approve or reject a tool call ({@code questions.approvers}: user and user-group ids);
  *     empty for the default (the team's members, not guests)
  */
@@ -30,11 +32,21 @@ public record Binding(
         Dialect dialect,
         String agentRefNamespace,
         String agentRefName,
-        List<String> approvers) {
+        List<String> approvers,
+        List<String> allowedUsers) {
 
     public Binding {
         channels = List.copyOf(channels);
         approvers = approvers == null ? List.of() : List.copyOf(approvers);
+        allowedUsers = allowedUsers == null ? List.of() : List.copyOf(allowedUsers);
+    }
+
+    /** A Binding that names no allowed users (anyone may start turns). */
+    public Binding(String name, String backendRef, Platform platform, String app, List<String> channels, String userId,
+            boolean questionsAllowed, Duration questionTimeout, Dialect dialect, String agentRefNamespace,
+            String agentRefName, List<String> approvers) {
+        this(name, backendRef, platform, app, channels, userId, questionsAllowed, questionTimeout, dialect,
+                agentRefNamespace, agentRefName, approvers, List.of());
     }
 
     /** A Binding that names no approvers. */

@@ -47,7 +47,25 @@ final class BindingReader {
         }
         SpecTree q = spec.object("questions");
         return new BindingSpec(name, backend, platform, app, channels, userId, token, q.flag("allowed"),
-                q.span("timeout"), approvers(q, platform));
+                q.span("timeout"), approvers(q, platform), allowedUsers(spec, platform));
+    }
+
+    /** spec.allowedUsers: Slack user and user-group ids, on a slack Binding only; absent is anyone. */
+    private static List<String> allowedUsers(SpecTree chat, Platform platform) {
+        if (!chat.has("allowedUsers")) {
+            return List.of();
+        }
+        if (platform != Platform.SLACK) {
+            throw chat.error("allowedUsers", "only a slack Binding names allowed users (Slack user and user-group ids)");
+        }
+        List<String> out = chat.texts("allowedUsers");
+        for (String a : out) {
+            if (!a.matches(BindingSpec.APPROVER_PATTERN)) {
+                throw chat.error("allowedUsers", "'" + a + "' is not a Slack user id (like U0123ABCD) or user-group id "
+                        + "(like S0123ABCD)");
+            }
+        }
+        return out;
     }
 
     /** spec.questions.approvers: Slack user and user-group ids, on a slack Binding only; absent is none named. */

@@ -11,6 +11,8 @@ import java.util.List;
  * @param app the SlackApp whose channels these are ({@code spec.chat.app}); null on the web chat
  * @param approvers {@code spec.questions.approvers}: the Slack user ({@code U…}, {@code W…}) and user-group
  *     ({@code S…}) ids who alone may approve or reject a tool call; empty when not given
+ * @param allowedUsers {@code spec.allowedUsers}: the Slack user and user-group ids who alone may start turns
+ *     (and approve, when no approvers are named); empty when not given
  */
 public record BindingSpec(
         String name,
@@ -22,13 +24,22 @@ public record BindingSpec(
         SecretRef tokenSecretRef,
         boolean questionsAllowed,
         Duration questionTimeout,
-        List<String> approvers) {
+        List<String> approvers,
+        List<String> allowedUsers) {
 
     /** A Slack user ({@code U…}, {@code W…} on Enterprise Grid) or user group ({@code S…}) id. */
     public static final String APPROVER_PATTERN = "^[UWS][A-Z0-9]{2,}$";
 
     public BindingSpec {
         approvers = approvers == null ? List.of() : List.copyOf(approvers);
+        allowedUsers = allowedUsers == null ? List.of() : List.copyOf(allowedUsers);
+    }
+
+    /** A Binding that names no allowed users. */
+    public BindingSpec(String name, String backendRef, Platform platform, String app, List<String> channels, String userId,
+            SecretRef tokenSecretRef, boolean questionsAllowed, Duration questionTimeout, List<String> approvers) {
+        this(name, backendRef, platform, app, channels, userId, tokenSecretRef, questionsAllowed, questionTimeout,
+                approvers, List.of());
     }
 
     /** spec.questions.allowed when not given. */

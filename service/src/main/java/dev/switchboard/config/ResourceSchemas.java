@@ -168,6 +168,11 @@ public final class ResourceSchemas {
                                         + "is bound by one Binding only.", 1, List.of("echo")),
                                 "app", text("The SlackApp whose channels these are; only and always on a slack Binding.",
                                         "acme")), List.of("platform", "channels")),
+                        "allowedUsers", new TextList("slack: who alone may start turns and answer the agent's "
+                                + "questions (and approve tool calls when questions.approvers is not set), as Slack "
+                                + "user ids (U…, W…) and user-group ids (S…). Unset: anyone in the channels. Never "
+                                + "people of another organisation (Slack Connect); a guest only when named by their "
+                                + "own id.", 1, List.of("U0123ABCD", "S0456EFGH"), BindingSpec.APPROVER_PATTERN),
                         "identity", new Obj("Who the bridge is to the agent: exactly one of userId and tokenSecretRef.",
                                 fields(
                                         "userId", text("Sent as X-User-Id on every call.", "switchboard"),

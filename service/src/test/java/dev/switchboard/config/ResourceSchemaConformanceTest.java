@@ -139,6 +139,7 @@ class ResourceSchemaConformanceTest {
                               chat: {platform: slack, app: acme, channels: [C0123ABCD, im]}
                               identity: {tokenSecretRef: {name: agent-token, key: token}}
                               questions: {approvers: [U0123ABCD, W0456EFGH, S0789IJKL]}
+                              allowedUsers: [U0123ABCD, S0789IJKL]
                             """, BACKEND, SECRETS, SLACK_APP)),
             ResourceSchemas.SLACK_APP, List.of(
                     new Variant("""

@@ -50,7 +50,8 @@ final class SlackAppRuntime {
      */
     SlackAppRuntime(SlackPlatform.App app, ChatStore chats, Clock clock,
             java.util.function.Function<String, Duration> questionTimeout,
-            java.util.function.Function<String, java.util.List<String>> approversOf) {
+            java.util.function.Function<String, java.util.List<String>> approversOf,
+            java.util.function.Function<String, java.util.List<String>> allowedOf) {
         this.app = app;
         this.signature = app.signingSecret() == null ? null : new RequestSignature(app.signingSecret());
         this.api = new SlackApi(app.apiUrl(), app.botToken());
@@ -59,7 +60,7 @@ final class SlackAppRuntime {
         this.intakeThread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(MAX_QUEUED_EVENTS), daemon("slack-intake-" + app.name()));
         this.postThread = Executors.newSingleThreadScheduledExecutor(daemon("slack-post-" + app.name()));
-        this.approvers = new SlackApprovers(api, clock, () -> teamId, approversOf);
+        this.approvers = new SlackApprovers(api, clock, () -> teamId, approversOf, allowedOf);
         this.poster = new SlackPoster(api, store, clock, postThread, questionTimeout, approvers::who, app.streaming());
     }
 

@@ -39,6 +39,11 @@ final class SlackApprovers {
 
     /** Whether someone may decide, and if not, what they are told (shown to them alone). */
     record Verdict(boolean allowed, String why) {
+        /** What they are told, as a sentence. */
+        String sentence() {
+            return why == null || why.isEmpty() ? "" : Character.toUpperCase(why.charAt(0)) + why.substring(1);
+        }
+
         static final Verdict ALLOWED = new Verdict(true, null);
 
         static Verdict refused(String why) {
@@ -50,6 +55,7 @@ final class SlackApprovers {
 
     private record Group(Set<String> members, Instant until) {}
 
+    private final Function<String, List<String>> allowedOf;
     private final SlackApi api;
     private final Clock clock;
     private final Supplier<String> ownTeam;
@@ -62,6 +68,13 @@ final class SlackApprovers {
      * @param approversOf a Binding's {@code questions.approvers} by its name; empty (or null) when it names none
      */
     SlackApprovers(SlackApi api, Clock clock, Supplier<String> ownTeam, Function<String, List<String>> approversOf) {
+        this(api, clock, ownTeam, approversOf, b -> List.of());
+    }
+
+    /** @param allowedOf a Binding's {@code allowedUsers} by its name; they approve when it names no approvers */
+    SlackApprovers(SlackApi api, Clock clock, Supplier<String> ownTeam, Function<String, List<String>> approversOf,
+            Function<String, List<String>> allowedOf) {
+        this.allowedOf = allowedOf;
         this.api = api;
         this.clock = clock;
         this.ownTeam = ownTeam;
@@ -75,13 +88,31 @@ final class SlackApprovers {
      *     (whose event is checked against the app's team by nothing else: users.info is asked)
      */
     Verdict verdict(String binding, String userId, List<String> claimedTeams) {
+        return verdict(approvers(binding), userId, claimedTeams, "approve or reject tool calls", "approve or reject this tool call");
+    }
+
+    /**
+     * May {@code userId} start a turn in a thread of Binding {@code binding} ({@code allowedUsers})? Anyone when
+     * it names nobody; else only the people named (or the members of the groups named, not guests), of this
+     * workspace.
+     */
+    Verdict mayStart(String binding, String userId) {
+        List<String> allowed = binding == null ? null : allowedOf.apply(binding);
+        if (allowed == null || allowed.isEmpty()) {
+            return Verdict.ALLOWED;
+        }
+        return verdict(allowed, userId, List.of(), "talk to this agent", "talk to this agent");
+    }
+
+    private Verdict verdict(List<String> approvers, String userId, List<String> claimedTeams, String what, String whatHere) {
         String team = ownTeam.get();
         if (team == null) {
             return Verdict.refused("Switchboard has not learned its Slack workspace yet, so nothing was decided; try "
                     + "again in a minute.");
         }
+        String otherTeam = "Only members of this Slack workspace can " + what + " here.";
         if (claimedTeams.stream().anyMatch(t -> !team.equals(t))) {
-            return Verdict.refused(OTHER_TEAM);
+            return Verdict.refused(otherTeam);
         }
         Member m = member(userId);
         if (m == null) {
@@ -89,15 +120,14 @@ final class SlackApprovers {
         }
         // a person whose team Slack did not say is in doubt, and doubt refuses (a thread reply claims no team either)
         if (m.teamId() == null || !team.equals(m.teamId())) {
-            return Verdict.refused(OTHER_TEAM);
+            return Verdict.refused(otherTeam);
         }
-        List<String> approvers = approvers(binding);
         if (approvers.contains(userId)) {
             return Verdict.ALLOWED;
         }
         if (m.guest()) {
-            return Verdict.refused("Guests cannot approve or reject tool calls here"
-                    + (approvers.isEmpty() ? "." : "; " + only(approvers)));
+            return Verdict.refused("Guests cannot " + what + " here"
+                    + (approvers.isEmpty() ? "." : "; only " + names(approvers) + " can " + whatHere + "."));
         }
         if (approvers.isEmpty()) {
             return Verdict.ALLOWED;
@@ -107,11 +137,8 @@ final class SlackApprovers {
                 return Verdict.ALLOWED;
             }
         }
-        return Verdict.refused(only(approvers));
+        return Verdict.refused("only " + names(approvers) + " can " + whatHere + ".");
     }
-
-    private static final String OTHER_TEAM = "Only members of this Slack workspace can approve or reject tool calls "
-            + "here.";
 
     /** Who decides a Binding's tool calls, as the line under the buttons names them. */
     String who(String binding) {
@@ -119,13 +146,13 @@ final class SlackApprovers {
         return approvers.isEmpty() ? "Members of this workspace (not guests)" : "Only " + names(approvers);
     }
 
+    /** A Binding's approvers; its allowed users when it names none. */
     private List<String> approvers(String binding) {
         List<String> a = binding == null ? null : approversOf.apply(binding);
+        if (a == null || a.isEmpty()) {
+            a = binding == null ? null : allowedOf.apply(binding);
+        }
         return a == null ? List.of() : a;
-    }
-
-    private static String only(List<String> approvers) {
-        return "only " + names(approvers) + " can approve or reject this tool call.";
     }
 
     /** {@code <@U…>} and {@code <!subteam^S…>}: Slack shows names (the ids are checked by the loader, no escaping). */

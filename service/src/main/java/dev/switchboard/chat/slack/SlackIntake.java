@@ -73,14 +73,10 @@ final class SlackIntake {
         this.api = api;
     }
 
-    /** Where assistant thread events go; set before anything is received. */
-    void assistant(SlackAssistant a) {
-        this.assistant = a;
-    }
-
-    /** Where 👍/👎 clicks go; set before anything is received. */
-    void feedback(SlackFeedback f) {
+    /** Where 👍/👎 clicks and assistant thread events go; set before anything is received. */
+    void extras(SlackFeedback f, SlackAssistant a) {
         this.feedback = f;
+        this.assistant = a;
     }
 
     /** Handles an {@code event_callback} envelope recorded under {@code eventId}; blocks. */
@@ -131,6 +127,12 @@ final class SlackIntake {
         Instant now = clock.instant();
         String threadTs = t.threadKey();
         String threadId = SlackThreads.threadId(t.channel(), threadTs);
+        SlackApprovers.Verdict may = approvers.mayStart(binding.name(), t.user());
+        if (!may.allowed()) {
+            // not a turn, nor an answer: told to them alone
+            tell(t.channel(), threadTs, t.user(), may.sentence() + " Nothing was sent to the agent.");
+            return;
+        }
         ChatThread thread = chats.ensureThread(new ChatThread(threadId, Platform.SLACK, t.channel(), binding.name(),
                 title(t.text()), now, now));
         List<SlackStore.SideMessage> side = store.sideMessages(threadId, MAX_SIDE_MESSAGES);
@@ -155,7 +157,8 @@ final class SlackIntake {
         if (thread == null) {
             return; // a thread the bot is not part of
         }
-        if (await(driver.awaitsAnswer(threadId)) && mayAnswer(thread, r.channel(), r.threadTs(), r.user(), r.text())) {
+        if (await(driver.awaitsAnswer(threadId)) && approvers.mayStart(thread.binding(), r.user()).allowed()
+                && mayAnswer(thread, r.channel(), r.threadTs(), r.user(), r.text())) {
             accept(thread, r.channel(), r.threadTs(), r.ts(), bounded(r.text(), MAX_TEXT), people.actor(r.user()));
         } else {
             keep(threadId, r.ts(), r.user(), r.text());

@@ -55,6 +55,7 @@ public final class SlackPlatform implements ChatPlatform {
     private final Map<String, String> appOfBinding = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, Duration> questionTimeouts = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<String, List<String>> approvers = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, List<String>> allowedUsers = new java.util.concurrent.ConcurrentHashMap<>();
 
     public SlackPlatform(List<App> apps, List<Binding> bindings, Clock clock) {
         this.apps = List.copyOf(apps);
@@ -76,6 +77,7 @@ public final class SlackPlatform implements ChatPlatform {
             appOfBinding.put(b.name(), b.app());
             questionTimeouts.put(b.name(), b.questionTimeout());
             approvers.put(b.name(), b.approvers());
+            allowedUsers.put(b.name(), b.allowedUsers());
             Map<String, Binding> channels = next.computeIfAbsent(b.app(), a -> new HashMap<>());
             // the first in configuration order wins a channel, as the loader's check expects
             b.channels().forEach(c -> channels.putIfAbsent(c, b));
@@ -121,12 +123,11 @@ public final class SlackPlatform implements ChatPlatform {
         SlackFeedback feedback = new SlackFeedback(chats, meters, clock);
         Function<String, Duration> questionTimeout = questionTimeouts::get;
         for (App a : apps) {
-            SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout, approvers::get);
+            SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout, approvers::get, allowedUsers::get);
             SlackIntake intake = new SlackIntake(a.name(), rt.store(), chats, driver,
                     new SlackPeople(rt.api(), clock), rt.poster(), channel -> bindingOf(a.name(), channel), clock,
                     rt::botUserId, rt.approvers(), rt.api());
-            intake.feedback(feedback);
-            intake.assistant(new SlackAssistant(a.name(), rt.api(), channel -> bindingOf(a.name(), channel),
+            intake.extras(feedback, new SlackAssistant(a.name(), rt.api(), channel -> bindingOf(a.name(), channel),
                     name -> skillsOf.apply(name)));
             runtimes.put(a.name(), rt);
             rt.attach(intake);

@@ -139,6 +139,11 @@ public final class SlackRig implements AutoCloseable {
         return new SlackRig(f, mode, false);
     }
 
+    /** A Slack app in {@code mode}, the echo agent behind its binding, which has the extra spec lines {@code bindingSpec}. */
+    public static SlackRig echo(Path dir, String mode, String bindingSpec) {
+        return new SlackRig(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.echo("sre"), bindingSpec);
+    }
+
     SlackRig(Path dir, String mode) {
         this(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.echo("sre"), null);
     }
