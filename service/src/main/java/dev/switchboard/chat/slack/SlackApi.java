@@ -164,6 +164,12 @@ final class SlackApi {
                 .threadTs(threadTs).status(status)));
     }
 
+    /** The title of an assistant thread, as its history lists it. */
+    void setTitle(String channel, String threadTs, String title) throws Failure {
+        call("assistant.threads.setTitle", () -> methods.assistantThreadsSetTitle(q -> q.channelId(channel)
+                .threadTs(threadTs).title(title)));
+    }
+
     /** The prompts an assistant thread offers, as (title, message) pairs. */
     void setSuggestedPrompts(String channel, String threadTs, String title, List<String[]> prompts) throws Failure {
         List<com.slack.api.model.assistant.SuggestedPrompt> list = prompts.stream()

@@ -8,7 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * "is thinking…" under a direct-message thread (the agent view's assistant threads are direct messages) while its
+ * The thread's title (from its first turn, {@code assistant.threads.setTitle}) and "is thinking…" under a
+ * direct-message thread (the agent view's assistant threads are direct messages) while its
  * turn runs, cleared when the turn ends or waits for an answer: {@code assistant.threads.setStatus}, once at each
  * end. Channel threads show nothing (Slack takes a status only in assistant threads). Worker thread only.
  */
@@ -22,6 +23,8 @@ final class ThinkingStatus {
     private final SlackApi api;
     /** turns whose thread shows the status now */
     private final Set<String> shown = new LinkedHashSet<>();
+    /** threads given their title (from their first turn), so that the history lists them by it */
+    private final Set<String> titled = new LinkedHashSet<>();
 
     ThinkingStatus(SlackApi api) {
         this.api = api;
@@ -31,6 +34,18 @@ final class ThinkingStatus {
         return thread.channel() != null && thread.channel().startsWith("D");
     }
 
+    private void title(ChatThread thread, String threadTs) {
+        String title = thread.title() == null ? "" : thread.title().strip();
+        if (title.isEmpty()) {
+            return;
+        }
+        try {
+            api.setTitle(thread.channel(), threadTs, title.length() > 100 ? title.substring(0, 99) + "…" : title);
+        } catch (SlackApi.Failure f) {
+            LOG.debug("slack: no title for thread {} of {}: {}", threadTs, thread.channel(), f.getMessage());
+        }
+    }
+
     /** A turn's state changed ({@code userPost} is its own post). */
     void turn(ChatThread thread, Post userPost) {
         String turn = userPost.turnMessageId();
@@ -38,6 +53,12 @@ final class ThinkingStatus {
         boolean running = RUNNING.contains(userPost.state());
         if (running == shown.contains(turn)) {
             return;
+        }
+        if (running && titled.add(thread.threadId())) {
+            if (titled.size() > MAX_TRACKED) {
+                titled.remove(titled.iterator().next());
+            }
+            title(thread, threadTs);
         }
         if (running) {
             shown.add(turn);

@@ -75,5 +75,9 @@ class SlackAssistantTest {
         assertThat(status.get(1).param("status")).as("cleared at the end").isEmpty();
         await().until(() -> rig.slack.thread(DM, ts).stream().anyMatch(m -> m.fromBot()
                 && m.text().contains("hello from the agent view")));
+        List<SlackCall> titles = rig.slack.calls("assistant.threads.setTitle");
+        assertThat(titles).as("titled once, from its first turn").hasSize(1);
+        assertThat(titles.get(0).param("thread_ts")).isEqualTo(ts);
+        assertThat(titles.get(0).param("title")).isNotBlank();
     }
 }
