@@ -28,7 +28,9 @@ final class NativeStream {
         /** the message shows the text and is no longer a stream */
         DONE,
         /** the workspace refused native streaming: show the part the old way */
-        REFUSED
+        REFUSED,
+        /** nothing called: the method's budget is spent; the post is queued again for when it is not */
+        WAIT
     }
 
     private final SlackApi api;
@@ -58,7 +60,7 @@ final class NativeStream {
             SlackStore.ShownPart sp) throws SlackApi.Failure {
         if (streamed(sp) && !open(sp)) {
             // a stopped stream is an ordinary message now
-            String shows = STOPPED + SlackPoster.shows(text, blocks);
+            String shows = STOPPED + Parts.shows(text, blocks);
             return shows.equals(sp.shownText()) ? Outcome.DONE : edit(channel, sp.ts(), postId, text, blocks);
         }
         if (!open(sp)) {
@@ -112,13 +114,13 @@ final class NativeStream {
     private Outcome stop(String channel, String ts, String postId, String text, String delta, String blocks)
             throws SlackApi.Failure {
         api.stopStream(channel, ts, delta, blocks, postId, 0);
-        store.shown(postId, 0, ts, STOPPED + SlackPoster.shows(text, blocks));
+        store.shown(postId, 0, ts, STOPPED + Parts.shows(text, blocks));
         return Outcome.DONE;
     }
 
     private Outcome edit(String channel, String ts, String postId, String text, String blocks) throws SlackApi.Failure {
         api.update(channel, ts, text, blocks);
-        store.shown(postId, 0, ts, STOPPED + SlackPoster.shows(text, blocks));
+        store.shown(postId, 0, ts, STOPPED + Parts.shows(text, blocks));
         return Outcome.DONE;
     }
 }

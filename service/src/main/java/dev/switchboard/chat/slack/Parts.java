@@ -33,4 +33,9 @@ final class Parts {
         parts.add(rest);
         return parts;
     }
+
+    /** What the store keeps as shown for a message: its text, and its blocks when it has any. */
+    static String shows(String text, String blocks) {
+        return blocks == null ? text : text + "\n\u0000" + blocks;
+    }
 }

@@ -56,6 +56,8 @@ final class SlackPoster {
     private final Budget stops;
     /** auto mode, once the workspace refused a stream: edits from then on */
     private boolean nativeRefused;
+    /** answers shown natively (true) or by edits (false), as decided at their first delivery; bounded */
+    private final Map<String, Boolean> streamedPosts = new HashMap<>();
     /** posts whose first part is an open stream: their next call spends the stream budgets */
     private final Set<String> openStreams = new java.util.HashSet<>();
     /** Turn states after which an answer's stream is stopped (a question waits below it, or the turn is over). */
@@ -90,9 +92,10 @@ final class SlackPoster {
         this.streaming = streaming;
         this.nativeStream = new NativeStream(api, store);
         this.thinking = new ThinkingStatus(api);
-        this.starts = new Budget(5, 20.0 / 60.0, clock);
-        this.appends = new Budget(20, 100.0 / 60.0, clock);
-        this.stops = new Budget(5, 20.0 / 60.0, clock);
+        // burst plus a minute's refill stays within the tier in any minute
+        this.starts = new Budget(2, 18.0 / 60.0, clock);
+        this.appends = new Budget(10, 90.0 / 60.0, clock);
+        this.stops = new Budget(2, 18.0 / 60.0, clock);
     }
 
     /**
@@ -238,11 +241,12 @@ final class SlackPoster {
      * answers is shown at once rather than queued behind Tier 2.
      */
     private Budget budgetOf(Queued q) {
-        if (!nativeFor(q)) {
-            return updates;
-        }
+        Boolean streamed = streamedPosts.get(q.key());
         if (openStreams.contains(q.key())) {
             return appends;
+        }
+        if (!nativeFor(q) || streamed != null) {
+            return updates; // shown by edits, or a stopped stream (edited from then on)
         }
         return streaming == SlackStreaming.AUTO && starts.availableAt().isAfter(clock.instant()) ? updates : starts;
     }
@@ -274,10 +278,19 @@ final class SlackPoster {
             boolean streamOpen = false;
             NativeStream.Outcome outcome = r.blocks() == null && wantsNative(q, shown)
                     ? deliverNative(q, channel, threadTs, text, shown) : NativeStream.Outcome.REFUSED;
+            if (outcome == NativeStream.Outcome.WAIT) {
+                return;
+            }
+            if (Post.AGENT.equals(q.post().kind()) && q.key().equals(q.post().id())) {
+                if (streamedPosts.size() > 10_000) {
+                    streamedPosts.clear(); // forgotten: the next delivery reads the store again
+                }
+                streamedPosts.put(postId, outcome != NativeStream.Outcome.REFUSED);
+            }
             if (outcome != NativeStream.Outcome.REFUSED) {
                 // the first part is (or was) a stream: the rest, beyond its size, are ordinary messages
                 streamOpen = outcome == NativeStream.Outcome.OPEN;
-                List<String> parts = split(text, NativeStream.PART_CHARS);
+                List<String> parts = Parts.split(text, NativeStream.PART_CHARS);
                 List<SlackStore.ShownPart> now = store.parts(postId);
                 for (int i = 1; i < parts.size(); i++) {
                     deliverPart(channel, threadTs, postId, i, parts.get(i), null, find(now, i));
@@ -286,7 +299,7 @@ final class SlackPoster {
                 // a message with blocks is one message: its text is the fallback, cut to fit
                 deliverPart(channel, threadTs, postId, 0, text, r.blocks(), shown.isEmpty() ? null : find(shown, 0));
             } else {
-                List<String> parts = split(text);
+                List<String> parts = Parts.split(text, PART_CHARS);
                 // a completed turn's answer ends with the feedback buttons, under its last part
                 boolean rated = Post.AGENT.equals(q.post().kind()) && q.key().equals(q.post().id())
                         && q.post().turnMessageId() != null && COMPLETED.equals(store.turnState(q.post().turnMessageId()));
@@ -333,8 +346,15 @@ final class SlackPoster {
         String state = q.post().turnMessageId() == null ? null : store.turnState(q.post().turnMessageId());
         boolean finished = state == null || STREAM_ENDS.contains(state);
         SlackStore.ShownPart sp = find(shown, 0);
-        String first = split(text, NativeStream.PART_CHARS).get(0);
-        (NativeStream.open(sp) ? (finished ? stops : appends) : NativeStream.streamed(sp) ? updates : starts).spend();
+        String first = Parts.split(text, NativeStream.PART_CHARS).get(0);
+        Budget need = NativeStream.open(sp) ? (finished ? stops : appends) : NativeStream.streamed(sp) ? updates : starts;
+        Instant at = need.availableAt();
+        if (at.isAfter(clock.instant())) {
+            notBefore.put(postId, at);
+            queued.putIfAbsent(postId, q);
+            return NativeStream.Outcome.WAIT;
+        }
+        need.spend();
         String feedback = COMPLETED.equals(state) ? SlackFeedback.blocks(postId).encode() : null;
         NativeStream.Outcome outcome = nativeStream.deliver(channel, threadTs, postId, first, feedback, finished, sp);
         switch (outcome) {
@@ -354,10 +374,6 @@ final class SlackPoster {
         return outcome;
     }
 
-    /** What the store keeps as shown for a message: its text, and its blocks when it has any. */
-    static String shows(String text, String blocks) {
-        return blocks == null ? text : text + "\n\u0000" + blocks;
-    }
 
     private static SlackStore.ShownPart find(List<SlackStore.ShownPart> shown, int part) {
         return shown.stream().filter(s -> s.part() == part).findFirst().orElse(null);
@@ -371,7 +387,7 @@ final class SlackPoster {
             SlackStore.ShownPart sp) throws SlackApi.Failure {
         String ts = sp == null ? null : sp.ts();
         String shownText = sp == null ? null : sp.shownText();
-        String shows = shows(text, blocks);
+        String shows = Parts.shows(text, blocks);
         if (sp == null) {
             store.posting(postId, part, channel, threadTs);
         } else if (ts == null) {
@@ -478,14 +494,5 @@ final class SlackPoster {
      */
     static String escape(String text) {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-    }
-
-    /** Splits at a line break, else a space, near the part size; a part never ends inside an entity. */
-    static List<String> split(String text) {
-        return split(text, PART_CHARS);
-    }
-
-    static List<String> split(String text, int size) {
-        return Parts.split(text, size);
     }
 }
