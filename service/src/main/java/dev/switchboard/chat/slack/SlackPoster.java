@@ -335,8 +335,10 @@ final class SlackPoster {
         if (NativeStream.streamed(first)) {
             return true;
         }
+        // an answer already finished when first shown has nothing to stream: posted whole, no Tier 2 calls spent
         return first == null && nativeFor(q)
-                && (streaming == SlackStreaming.NATIVE || !starts.availableAt().isAfter(clock.instant()));
+                && (streaming == SlackStreaming.NATIVE || !starts.availableAt().isAfter(clock.instant()))
+                && (q.post().turnMessageId() == null || !STREAM_ENDS.contains(store.turnState(q.post().turnMessageId())));
     }
 
     /** Shows an answer's first part as a stream. */
