@@ -265,6 +265,7 @@ public final class ResourceSchemas {
     private static Obj serverSpec() {
         ServerSpec d = ServerSpec.defaults();
         dev.switchboard.gateway.GatewaySettings g = d.gateway();
+        dev.switchboard.gateway.StreamBufferSettings sb = dev.switchboard.gateway.StreamBufferSettings.DEFAULTS;
         HttpLimits h = d.http();
         dev.switchboard.registry.RegistrySettings r = d.registry();
         dev.switchboard.mcp.McpSettings m = d.mcp();
@@ -358,7 +359,20 @@ public final class ResourceSchemas {
                                                         + "at least 1.", 1, null, 10)), List.of("rate")),
                                         "maxConcurrency", new WholeNumber("Calls in flight per caller, all agents "
                                                 + "together (beside each agent's own limits.maxConcurrency).", 1, null,
-                                                20)), List.of())),
+                                                20)), List.of()),
+                                "streamBuffer", obj("What is kept of each task's relayed stream for a caller that "
+                                        + "reconnects with Last-Event-ID (G13). Held per replica: a resume must reach "
+                                        + "the replica that relayed the stream (see docs/gateway.md).", fields(
+                                        "events", new WholeNumber("Events kept per task; 0 turns buffering and the "
+                                                + "id: lines off.", 0, (long) sb.events(), 1000),
+                                        "bytes", number("Bytes kept per task.", sb.bytes()),
+                                        "age", span("Events older than this are forgotten.", sb.age(), "10m"),
+                                        "tasks", number("Tasks buffered at once; the least recently written ended "
+                                                + "stream is forgotten first.", sb.tasks()),
+                                        "holdAfterDrop", new Span("After its caller went away, a task's stream to the "
+                                                + "agent is still read into the buffer this long (its slot of the "
+                                                + "agent's maxConcurrency stays taken); 0s closes it at once.",
+                                                "0s", "60s")), List.of())),
                                 List.of()),
                         "http", obj("Bounds of every connection.", fields(
                                 "headerReadTimeout", span("A new connection must send its request headers within this.",

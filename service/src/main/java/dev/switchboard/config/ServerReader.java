@@ -160,7 +160,7 @@ final class ServerReader {
                 // unset, it follows the heap (see GatewaySettings), but never below a maxRequestBytes that was set
                 gw.whole("maxRequestBytesInFlight",
                         Math.max(GatewaySettings.DEFAULTS.maxRequestBytesInFlight(), maxRequestBytes)),
-                callerLimits(gw.object("callerLimits")));
+                callerLimits(gw.object("callerLimits")), streamBuffer(gw.object("streamBuffer")));
         if (gateway.maxRequestBytesInFlight() < gateway.maxRequestBytes()) {
             throw gw.error("maxRequestBytesInFlight", "must be at least maxRequestBytes (" + gateway.maxRequestBytes()
                     + ")");
@@ -172,6 +172,11 @@ final class ServerReader {
         dev.switchboard.mcp.McpSettings d = dev.switchboard.mcp.McpSettings.DEFAULTS;
         return new dev.switchboard.mcp.McpSettings(m.flag("enabled"), m.flag("toolsPerSkill"),
                 m.wholeInt("maxSessions"), m.span("sessionIdleTimeout"), d.maxTextBytes());
+    }
+
+    private static dev.switchboard.gateway.StreamBufferSettings streamBuffer(SpecTree b) {
+        return new dev.switchboard.gateway.StreamBufferSettings(b.wholeInt("events"), b.whole("bytes"), b.span("age"),
+                b.wholeInt("tasks"), b.span("holdAfterDrop"));
     }
 
     private static dev.switchboard.policy.CallerLimitSettings callerLimits(SpecTree c) {

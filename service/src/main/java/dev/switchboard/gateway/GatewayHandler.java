@@ -26,6 +26,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -63,6 +64,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final AccessControl access;
     private final CallerRefusals refusals;
     private final GatewayReplies replies;
+    private final TaskStreams streams;
+    private final StreamResumes resumes;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
@@ -84,6 +87,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         this.auth = auth;
         this.metrics = metrics;
         this.settings = settings;
+        this.streams = new TaskStreams(settings.streamBuffer());
+        this.resumes = new StreamResumes(vertx, streams, metrics, settings);
     }
 
     public CallerIdentity identity() {
@@ -177,7 +182,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         String id = "stream-" + UUID.randomUUID();
-        Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"message/stream\",\"params\":{}}");
+        String lastEventId = request.getHeader(StreamResumes.LAST_EVENT_ID);
+        StreamResumes.EventId last = lastEventId == null ? null : StreamResumes.EventId.parse(lastEventId.trim());
+        // a resume (G13) subscribes to the task its Last-Event-ID names, in the version the caller speaks
+        String method = last == null ? STREAM_METHOD : "1.0".equals(request.getHeader("A2A-Version"))
+                ? "SubscribeToTask" : "tasks/resubscribe";
+        String params = last == null ? "{}" : "{\"id\":" + TextNode.valueOf(last.taskId()) + "}";
+        Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"" + method + "\",\"params\":"
+                + params + "}");
         Consumer<MultiMap> headers = out -> {
             headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
             identity.writeTo(out, caller, agent);
@@ -186,9 +198,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             }
             span.propagate(out);
         };
-        new GatewayCall(connections, egress, request, agent,
-                new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
-                metrics, settings, started, span).caller(caller.id()).start();
+        RoutingFields fields = new RoutingFields(TextNode.valueOf(id), lastEventId == null ? STREAM_METHOD : method, null);
+        start(request, agent, caller, fields, body, permit, budget.open(), headers, started, span);
     }
 
     /**
@@ -318,13 +329,24 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             refusals.forbidden(request, agent, caller, fields, granted, span, false);
             return;
         }
-        new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes,
-                out -> {
-                    headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
-                    identity.writeTo(out, caller, agent);
-                    span.propagate(out);
-                },
-                metrics, settings, started, span).caller(caller.id()).start();
+        start(request, agent, caller, fields, body, permit, bytes, out -> {
+            headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
+            identity.writeTo(out, caller, agent);
+            span.propagate(out);
+        }, started, span);
+    }
+
+    /** Starts the call to the agent, or answers a resume (G13) from the task's buffer first. */
+    private void start(HttpServerRequest request, RegisteredAgent agent, Caller caller, RoutingFields fields, Buffer body,
+            CallSlots permit, RequestBudget.Reservation bytes, Consumer<MultiMap> headers, long started, GatewaySpan span) {
+        if (resumes.isResume(request, fields.method())) {
+            resumes.resume(request, agent.id(), fields, body, permit, bytes, started, span, (tap, missed) ->
+                    new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes, headers, metrics,
+                            settings, started, span).caller(caller.id()).tap(tap, missed).start());
+            return;
+        }
+        new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes, headers, metrics, settings,
+                started, span).caller(caller.id()).tap(new StreamTap(streams, agent.id()), List.of()).start();
     }
 
     /** The caller's rate limits, the agent's cap, the caller's cap: the call's places, or null when refused (answered). */

@@ -145,6 +145,25 @@ public final class GatewayMetrics {
                 .register(meters).increment();
     }
 
+    /**
+     * G13: a caller resumed a task's stream with {@code Last-Event-ID}: {@code switchboard_gateway_stream_resumes_total
+     * {agent,from}}, {@code from} = {@code buffer} (the stream was live: replay, then follow it) or {@code agent} (it
+     * had ended: replay, then a new subscription to the agent). Looked up per resume: no hot path.
+     */
+    public void streamResumed(String agentId, String from) {
+        String label = agents.find(agentId).isPresent() ? agentId : UNKNOWN_AGENT;
+        Counter.builder(PREFIX + "stream_resumes_total").tag("agent", label).tag("from", from)
+                .description("Relayed task streams resumed with Last-Event-ID").register(meters).increment();
+    }
+
+    /** G13: a resume from an event no longer buffered here: {@code switchboard_gateway_stream_gaps_total{agent}}. */
+    public void streamGap(String agentId) {
+        String label = agents.find(agentId).isPresent() ? agentId : UNKNOWN_AGENT;
+        Counter.builder(PREFIX + "stream_gaps_total").tag("agent", label)
+                .description("Resumes refused because the events after Last-Event-ID are no longer buffered")
+                .register(meters).increment();
+    }
+
     /** Registers the in-flight gauge of an agent once; it reads the agent's limiter. */
     public void watchInFlight(String agentId) {
         meters(agentId).watchInFlight();
