@@ -371,8 +371,8 @@ public final class ResourceSchemas {
                                                 + "stream is forgotten first.", sb.tasks()),
                                         "holdAfterDrop", new Span("After its caller went away, a task's stream to the "
                                                 + "agent is still read into the buffer this long (its slot of the "
-                                                + "agent's maxConcurrency stays taken); 0s closes it at once.",
-                                                "0s", "60s")), List.of())),
+                                                + "agent's maxConcurrency stays taken); left out, it is closed at "
+                                                + "once (G8).", null, "60s")), List.of())),
                                 List.of()),
                         "http", obj("Bounds of every connection.", fields(
                                 "headerReadTimeout", span("A new connection must send its request headers within this.",

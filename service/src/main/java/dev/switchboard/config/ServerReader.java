@@ -176,7 +176,7 @@ final class ServerReader {
 
     private static dev.switchboard.gateway.StreamBufferSettings streamBuffer(SpecTree b) {
         return new dev.switchboard.gateway.StreamBufferSettings(b.wholeInt("events"), b.whole("bytes"), b.span("age"),
-                b.wholeInt("tasks"), b.span("holdAfterDrop"));
+                b.wholeInt("tasks"), b.has("holdAfterDrop") ? b.span("holdAfterDrop") : java.time.Duration.ZERO);
     }
 
     private static dev.switchboard.policy.CallerLimitSettings callerLimits(SpecTree c) {
