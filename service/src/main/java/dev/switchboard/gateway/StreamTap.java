@@ -11,8 +11,12 @@ final class StreamTap {
 
     private final TaskStreams streams;
     private final String agentId;
+    /** Events read without finding a task: after a few, the stream is taken for one outside any task. */
+    private static final int LOOKS = 3;
+
     private TaskBuffer buffer;
     private boolean off;
+    private int looked;
 
     StreamTap(TaskStreams streams, String agentId) {
         this.streams = streams;
@@ -36,6 +40,7 @@ final class StreamTap {
         }
         String taskId = StreamEventFields.of(frame).taskId();
         if (taskId == null) {
+            off = ++looked >= LOOKS;
             return frame;
         }
         TaskBuffer found = streams.open(agentId, taskId);
