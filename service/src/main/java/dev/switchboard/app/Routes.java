@@ -80,6 +80,7 @@ final class Routes {
         // what the bypass leaves to the router: ids with escapes, and every refusal of a wrong method or path
         t.post("/a2a/:agentId", f.gateway());
         t.get("/a2a/:agentId/stream", f.gateway()::handleStream);
+        t.post("/a2a/:agentId/push/:callbackId", f.gateway()::pushCallback);
         t.any("/a2a/:agentId", GatewayHandler::wrongMethod);
         t.post("/a2a", GatewayHandler::missingAgentId);
         t.post("/a2a/", GatewayHandler::missingAgentId);

@@ -414,7 +414,7 @@ public final class CardRoutes {
      * Our URL in cards: {@code publicUrl}; else, from a trusted proxy, its X-Forwarded-Proto/Host (when
      * well formed); else the local address and port the connection arrived on. Never the Host header.
      */
-    String baseUrl(HttpServerRequest request) {
+    public String baseUrl(HttpServerRequest request) {
         if (publicUrl != null) {
             return publicUrl;
         }

@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +82,8 @@ final class GatewayCall implements AgentReply {
     /** The task's buffer link (G13), or null; {@code missed}: a resume's buffered events, sent before the first. */
     private StreamTap tap;
     private List<Buffer> missed = List.of();
+    /** What a plain 2xx reply becomes before the caller gets it (push configs: the caller's URL back); null: as is. */
+    private UnaryOperator<Buffer> replyFilter;
     /** The caller went away while the stream is held for a resume (streamBuffer.holdAfterDrop): nothing is written. */
     private boolean callerGone;
 
@@ -108,6 +111,11 @@ final class GatewayCall implements AgentReply {
     /** The caller's id, which the call's log lines name. */
     GatewayCall caller(String id) {
         this.callerId = id;
+        return this;
+    }
+
+    GatewayCall replyFilter(UnaryOperator<Buffer> filter) {
+        this.replyFilter = filter;
         return this;
     }
 
@@ -236,7 +244,7 @@ final class GatewayCall implements AgentReply {
             String type = replyHead.headers().get(HttpHeaderNames.CONTENT_TYPE);
             response.putHeader("Content-Type", type != null ? type : "application/json");
             copyReplyHeaders();
-            response.end(collected);
+            response.end(replyFilter == null ? collected : replyFilter.apply(collected));
             finish(shape == ReplyShape.ERROR ? GatewayMetrics.Outcome.APPLICATION_ERROR : GatewayMetrics.Outcome.OK);
             return;
         }
@@ -259,10 +267,7 @@ final class GatewayCall implements AgentReply {
                 GatewayException.Kind.TRANSPORT_FINAL), GatewayMetrics.Outcome.TOO_LARGE);
     }
 
-    /**
-     * Relays SSE frame by frame. Headers go to the caller with the first frame (or the first
-     * keepalive), so an agent that fails before any event is still answered with plain JSON-RPC.
-     */
+    /** Relays SSE frame by frame; headers go with the first frame or keepalive (an early failure is plain JSON-RPC). */
     private void relayStream(String type) {
         cancelTimeout();
         streaming = true;

@@ -66,6 +66,10 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final GatewayReplies replies;
     private final TaskStreams streams;
     private final StreamResumes resumes;
+    /** Push configs and callbacks (G14); null until the app gives them (a store is needed). */
+    private PushConfigCalls pushConfigs;
+    private PushCallbacks pushCallbacks;
+    private java.util.function.Function<HttpServerRequest, String> baseUrl;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
@@ -89,6 +93,22 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         this.settings = settings;
         this.streams = new TaskStreams(settings.streamBuffer());
         this.resumes = new StreamResumes(vertx, streams, metrics, settings);
+    }
+
+    /** Push notifications through the gateway (G14); {@code baseUrl} is the gateway's URL as agents reach it. */
+    public void push(PushConfigCalls configs, PushCallbacks callbacks, java.util.function.Function<HttpServerRequest, String> base) {
+        this.pushConfigs = configs;
+        this.pushCallbacks = callbacks;
+        this.baseUrl = base;
+    }
+
+    /** {@code POST /a2a/{agentId}/push/{callbackId}}: an agent's notification (G14). */
+    public void pushCallback(RoutingContext ctx) {
+        if (pushCallbacks == null) {
+            ctx.response().setStatusCode(404).end();
+        } else {
+            pushCallbacks.handle(ctx);
+        }
     }
 
     public CallerIdentity identity() {
@@ -336,9 +356,16 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }, started, span);
     }
 
-    /** Starts the call to the agent, or answers a resume (G13) from the task's buffer first. */
+    /** Starts the call to the agent, or answers a resume (G13) from the task's buffer first, or a push config (G14). */
     private void start(HttpServerRequest request, RegisteredAgent agent, Caller caller, RoutingFields fields, Buffer body,
             CallSlots permit, RequestBudget.Reservation bytes, Consumer<MultiMap> headers, long started, GatewaySpan span) {
+        if (pushConfigs != null && PushConfigCalls.handles(fields.method())) {
+            pushConfigs.handle(agent.id(), caller.id(), fields.method(), body, baseUrl.apply(request), new PushOutcome(
+                    request, fields, permit, bytes, metrics, span, agent.id(), started, (b, reply) -> new GatewayCall(
+                    connections, egress, request, agent, fields, b, permit, bytes, headers, metrics, settings, started,
+                    span).caller(caller.id()).replyFilter(reply).start()));
+            return;
+        }
         if (resumes.isResume(request, fields.method())) {
             resumes.resume(request, agent.id(), fields, body, permit, bytes, started, span, (tap, missed) ->
                     new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes, headers, metrics,

@@ -43,7 +43,7 @@ public final class PushDelivery {
     private final PushMetrics metrics;
     private final LongSupplier clock;
     private long timer = -1;
-    private boolean running;
+    private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
 
     public PushDelivery(Vertx vertx, HttpClientAgent client, PushStore store, Egress egress, PushSettings settings,
             PushMetrics metrics, LongSupplier clockMillis) {
@@ -58,11 +58,14 @@ public final class PushDelivery {
 
     /** Runs a pass every {@code interval} (a pass still running is not started again). */
     public void start(long intervalMillis) {
-        timer = vertx.setPeriodic(intervalMillis, id -> {
-            if (!running) {
-                pass();
-            }
-        });
+        timer = vertx.setPeriodic(intervalMillis, id -> soon());
+    }
+
+    /** A pass as soon as none is running (a notification just kept); one running already leaves it to the timer. */
+    public void soon() {
+        if (running.compareAndSet(false, true)) {
+            pass().onComplete(done -> running.set(false));
+        }
     }
 
     public void stop() {
@@ -73,7 +76,6 @@ public final class PushDelivery {
 
     /** One pass over the entries due now; completes with how many were delivered. */
     public Future<Integer> pass() {
-        running = true;
         long now = clock.getAsLong();
         long lease = now + settings.timeout().toMillis() * 3;
         return vertx.executeBlocking(() -> {
@@ -87,7 +89,7 @@ public final class PushDelivery {
                         .compose(o -> record(e, o, now)));
             }
             return Future.join(sent).map(all -> (int) sent.stream().filter(f -> f.result() == Outcome.DELIVERED).count());
-        }).onComplete(done -> running = false);
+        });
     }
 
     private Future<Outcome> record(OutboxEntry e, Outcome o, long now) {

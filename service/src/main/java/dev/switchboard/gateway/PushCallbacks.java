@@ -1,0 +1,99 @@
+package dev.switchboard.gateway;
+
+import dev.switchboard.push.PushConfig;
+import dev.switchboard.push.PushDelivery;
+import dev.switchboard.push.PushSettings;
+import dev.switchboard.push.PushStore;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Optional;
+
+/**
+ * G14: {@code POST /a2a/{agentId}/push/{callbackId}}, where agents send the notifications of configs set through the
+ * gateway. The agent must send the config's secret in {@code X-A2A-Notification-Token} (compared in constant time);
+ * anything else is refused 401 and nothing is kept. An accepted notification is kept in the outbox (a restart loses
+ * none; the same body twice is kept once) and answered 200; {@link PushDelivery} takes it to the caller's URL.
+ */
+public final class PushCallbacks {
+
+    static final String TOKEN_HEADER = "X-A2A-Notification-Token";
+    private static final String REFUSED = "{\"error\":\"unknown callback or wrong X-A2A-Notification-Token\"}";
+
+    private final Vertx vertx;
+    private final PushStore store;
+    private final PushDelivery delivery;
+    private final PushSettings settings;
+
+    public PushCallbacks(Vertx vertx, PushStore store, PushDelivery delivery, PushSettings settings) {
+        this.vertx = vertx;
+        this.store = store;
+        this.delivery = delivery;
+        this.settings = settings;
+    }
+
+    void handle(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        String agentId = ctx.pathParam("agentId");
+        String callbackId = ctx.pathParam("callbackId");
+        String token = request.getHeader(TOKEN_HEADER);
+        long declared = dev.switchboard.http.ContentLength.of(request.getHeader("Content-Length"));
+        if (declared > settings.maxBodyBytes()) {
+            answer(request, 413, "{\"error\":\"notification larger than " + settings.maxBodyBytes() + " bytes\"}");
+            return;
+        }
+        request.pause();
+        vertx.executeBlocking(() -> store.byCallback(callbackId), false).onComplete(found -> {
+            Optional<PushConfig> config = found.succeeded() ? found.result() : Optional.empty();
+            if (config.isEmpty() || !config.get().agentId().equals(agentId) || !matches(config.get().secret(), token)) {
+                answer(request, 401, REFUSED);
+                return;
+            }
+            readAndKeep(request, config.get());
+        });
+    }
+
+    private void readAndKeep(HttpServerRequest request, PushConfig config) {
+        Buffer body = Buffer.buffer();
+        boolean[] over = {false};
+        request.handler(chunk -> {
+            if (!over[0] && body.length() + chunk.length() > settings.maxBodyBytes()) {
+                over[0] = true;
+                answer(request, 413, "{\"error\":\"notification larger than " + settings.maxBodyBytes() + " bytes\"}");
+            } else if (!over[0]) {
+                body.appendBuffer(chunk);
+            }
+        });
+        request.endHandler(v -> {
+            if (over[0]) {
+                return;
+            }
+            String type = Optional.ofNullable(request.getHeader("Content-Type")).orElse("application/json");
+            vertx.executeBlocking(() -> store.enqueue(config.callbackId(), body.toString(StandardCharsets.UTF_8),
+                    type.length() > 200 ? "application/json" : type, System.currentTimeMillis()), false)
+                    .onComplete(kept -> {
+                        if (kept.failed()) {
+                            answer(request, 503, "{\"error\":\"the notification could not be kept; send it again\"}");
+                            return;
+                        }
+                        answer(request, 200, "{}");
+                        delivery.soon();
+                    });
+        });
+        request.resume();
+    }
+
+    static boolean matches(String secret, String token) {
+        return token != null && MessageDigest.isEqual(secret.getBytes(StandardCharsets.UTF_8),
+                token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void answer(HttpServerRequest request, int status, String json) {
+        if (!request.response().ended()) {
+            request.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(json);
+        }
+    }
+}
