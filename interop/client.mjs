@@ -12,6 +12,8 @@
 //   stream → one line per event: {"task"|"message"|"statusUpdate"|"artifactUpdate":{…}}
 //   get    → one line: {"task":{…}}
 //   cancel → one line: {"task":{…}}
+//   push-set|push-get|push-list|push-delete → one line: the SDK's answer as JSON (push-set takes --task-id,
+//            --config-id, --push-url, --push-token, --push-credentials; get/delete --task-id and --config-id)
 //   resubscribe → one line per event, as stream (SubscribeToTask / tasks/resubscribe of --task-id; with
 //            --last-event-id, sent as the Last-Event-ID header through the SDK's service parameters)
 // Exit 0 on success. On error one line {"error":{"code":<number|null>,"message":"…"}} and exit 1
@@ -40,7 +42,8 @@ function parseArgs(argv) {
   const names = {
     '--card': 'card', '--mode': 'mode', '--op': 'op', '--text': 'text', '--task-id': 'taskId',
     '--context-id': 'contextId', '--message-id': 'messageId', '--history-length': 'historyLength',
-    '--last-event-id': 'lastEventId',
+    '--last-event-id': 'lastEventId', '--config-id': 'configId', '--push-url': 'pushUrl',
+    '--push-token': 'pushToken', '--push-credentials': 'pushCredentials',
   };
   const out = {};
   for (let i = 0; i < argv.length; i++) {
@@ -52,9 +55,9 @@ function parseArgs(argv) {
   }
   if (!out.card) usage('--card is required');
   if (out.mode !== '1.0' && out.mode !== '0.3') usage('--mode must be 1.0 or 0.3');
-  if (!['send', 'stream', 'get', 'cancel', 'resubscribe'].includes(out.op)) {
-    usage('--op must be send, stream, get, cancel or resubscribe');
-  }
+  const ops = ['send', 'stream', 'get', 'cancel', 'resubscribe', 'push-set', 'push-get', 'push-list', 'push-delete'];
+  if (!ops.includes(out.op)) usage(`--op must be one of ${ops.join(', ')}`);
+  if (out.op.startsWith('push-') && !out.taskId) usage('--task-id is required for push-*');
   if ((out.op === 'send' || out.op === 'stream') && out.text === undefined) usage('--text is required for send/stream');
   if (['get', 'cancel', 'resubscribe'].includes(out.op) && !out.taskId) {
     usage('--task-id is required for get/cancel/resubscribe');
@@ -138,6 +141,30 @@ async function main() {
     case 'cancel': {
       const task = await client.cancelTask({ tenant: '', id: args.taskId, metadata: undefined });
       print({ $case: 'task', value: task });
+      break;
+    }
+    case 'push-set': {
+      const authentication = args.pushCredentials ? { scheme: 'Bearer', credentials: args.pushCredentials } : undefined;
+      const config = await client.createTaskPushNotificationConfig({
+        tenant: '', id: args.configId ?? '', taskId: args.taskId, url: args.pushUrl, token: args.pushToken ?? '',
+        authentication,
+      });
+      process.stdout.write(JSON.stringify(config) + '\n');
+      break;
+    }
+    case 'push-get': {
+      const config = await client.getTaskPushNotificationConfig({ tenant: '', taskId: args.taskId, id: args.configId });
+      process.stdout.write(JSON.stringify(config) + '\n');
+      break;
+    }
+    case 'push-list': {
+      const list = await client.listTaskPushNotificationConfig({ tenant: '', taskId: args.taskId, pageSize: 0, pageToken: '' });
+      process.stdout.write(JSON.stringify(list) + '\n');
+      break;
+    }
+    case 'push-delete': {
+      await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: args.taskId, id: args.configId });
+      process.stdout.write(JSON.stringify({ deleted: true }) + '\n');
       break;
     }
     case 'resubscribe': {
