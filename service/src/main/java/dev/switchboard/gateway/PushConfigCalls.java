@@ -60,8 +60,9 @@ public final class PushConfigCalls {
         this.policy = policy;
     }
 
+    /** On every call: a substring test first, so other methods cost no enum walk (and no Optional). */
     static boolean handles(String method) {
-        return A2aMethod.fromName(method).filter(m -> m == A2aMethod.CREATE_PUSH_CONFIG || m == A2aMethod.GET_PUSH_CONFIG
+        return method.contains("ushNotificationConfig") && A2aMethod.fromName(method).filter(m -> m == A2aMethod.CREATE_PUSH_CONFIG || m == A2aMethod.GET_PUSH_CONFIG
                 || m == A2aMethod.LIST_PUSH_CONFIGS || m == A2aMethod.DELETE_PUSH_CONFIG).isPresent();
     }
 
