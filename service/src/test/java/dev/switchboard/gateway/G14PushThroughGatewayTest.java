@@ -216,4 +216,17 @@ class G14PushThroughGatewayTest {
         assertThat(get.path("error").path("message").asText()).isEqualTo("invalid params: no push config 'cfg-1' of task task-del");
         assertThat(callback(given.path("url").asText(), given.path("token").asText(), "{}").status()).isEqualTo(401);
     }
+
+    @Test
+    void aNotificationOverOneMebibyteIsRefusedAndNothingIsDelivered() throws Exception {
+        rpc(set("1.0", "task-huge", hook(), "caller-token"));
+        JsonNode given = agentsConfig("1.0");
+        String callbackUrl = given.path("url").asText();
+        String secret = given.path("token").asText();
+        String huge = "{\"pad\":\"" + "x".repeat(1024 * 1024) + "\"}";
+        assertThat(callback(callbackUrl, secret, huge).status()).isEqualTo(413);
+        assertThat(callback(callbackUrl, secret, "{\"small\":1}").status()).isEqualTo(200);
+        await().until(() -> !delivered.isEmpty());
+        assertThat(delivered).extracting(Delivered::body).containsExactly("{\"small\":1}");
+    }
 }
