@@ -266,6 +266,7 @@ public final class ResourceSchemas {
         ServerSpec d = ServerSpec.defaults();
         dev.switchboard.gateway.GatewaySettings g = d.gateway();
         dev.switchboard.gateway.StreamBufferSettings sb = dev.switchboard.gateway.StreamBufferSettings.DEFAULTS;
+        dev.switchboard.push.PushSettings ps = dev.switchboard.push.PushSettings.DEFAULTS;
         HttpLimits h = d.http();
         dev.switchboard.registry.RegistrySettings r = d.registry();
         dev.switchboard.mcp.McpSettings m = d.mcp();
@@ -372,7 +373,17 @@ public final class ResourceSchemas {
                                         "holdAfterDrop", new Span("After its caller went away, a task's stream to the "
                                                 + "agent is still read into the buffer this long (its slot of the "
                                                 + "agent's maxConcurrency stays taken); left out, it is closed at "
-                                                + "once (G8).", null, "60s")), List.of())),
+                                                + "once (G8).", null, "60s")), List.of()),
+                                "push", obj("Delivery of push notifications to callers' URLs (G14, docs/push.md).",
+                                        fields(
+                                        "maxAttempts", number("Attempts before a notification is dropped.",
+                                                ps.maxAttempts()),
+                                        "firstRetry", span("The wait after the first failed attempt; each later one "
+                                                + "doubles it.", ps.firstRetry(), "1s"),
+                                        "maxRetryWait", span("The longest wait between attempts.", ps.maxRetryWait(),
+                                                "5m"),
+                                        "timeout", span("One attempt, connect to answer.", ps.timeout(), "10s")),
+                                        List.of())),
                                 List.of()),
                         "http", obj("Bounds of every connection.", fields(
                                 "headerReadTimeout", span("A new connection must send its request headers within this.",

@@ -135,7 +135,8 @@ class MisspelledServerSettingsAreRefusedTest {
               tracing: {otlpEndpoint: "http://c:4318", serviceName: sb, samplingRatio: 0.5}
               gateway: {maxRequestBytes: 1000, keepaliveInterval: 15s, connectTimeout: 10s, maxRequestBytesInFlight: 2000,
                         callerLimits: {rate: 10, burst: 20, perAgent: {rate: 2, burst: 4}, maxConcurrency: 8},
-                        streamBuffer: {events: 100, bytes: 65536, age: 5m, tasks: 50, holdAfterDrop: 30s}}
+                        streamBuffer: {events: 100, bytes: 65536, age: 5m, tasks: 50, holdAfterDrop: 30s},
+                        push: {maxAttempts: 5, firstRetry: 2s, maxRetryWait: 1m, timeout: 5s}}
               http: {headerReadTimeout: 10s, bodyReadTimeout: 30s, idleTimeout: 60s, maxConnections: 100,
                      shutdownGracePeriod: 20s}
               registry: {maxRegistrations: 10, allowedHosts: [10.0.0.0/8, "*.agents.svc.cluster.local"]}
