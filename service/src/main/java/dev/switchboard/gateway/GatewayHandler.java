@@ -367,13 +367,13 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         if (resumes.isResume(request, fields.method())) {
-            resumes.resume(request, agent.id(), fields, body, permit, bytes, started, span, (tap, missed) ->
+            resumes.resume(request, agent.id(), caller.id(), fields, body, permit, bytes, started, span, (tap, missed) ->
                     new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes, headers, metrics,
                             settings, started, span).caller(caller.id()).tap(tap, missed).start());
             return;
         }
         new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes, headers, metrics, settings,
-                started, span).caller(caller.id()).tap(new StreamTap(streams, agent.id()), List.of()).start();
+                started, span).caller(caller.id()).tap(new StreamTap(streams, agent.id(), caller.id()), List.of()).start();
     }
 
     /** The caller's rate limits, the agent's cap, the caller's cap: the call's places, or null when refused (answered). */

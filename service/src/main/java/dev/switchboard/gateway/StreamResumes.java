@@ -62,7 +62,8 @@ final class StreamResumes {
      * Answers the resume; {@code upstream} starts the call to the agent (given the tap that continues the task's
      * buffer and the missed events to send first) when the stream has to be subscribed again.
      */
-    void resume(HttpServerRequest request, String agentId, RoutingFields fields, Buffer body, CallSlots permit,
+    void resume(HttpServerRequest request, String agentId, String callerId, RoutingFields fields, Buffer body,
+            CallSlots permit,
             RequestBudget.Reservation bytes, long started, GatewaySpan span, BiConsumer<StreamTap, List<Buffer>> upstream) {
         String raw = request.getHeader(LAST_EVENT_ID).trim();
         EventId last = EventId.parse(raw);
@@ -77,10 +78,12 @@ final class StreamResumes {
                     + echo(last.taskId()) + "' but params.id is '" + echo(named) + "'");
             return;
         }
-        TaskBuffer buffer = streams.find(agentId, last.taskId());
+        TaskBuffer held = streams.find(agentId, last.taskId());
+        // another caller's stream is told as if there were none: its existence is not told either
+        TaskBuffer buffer = held != null && held.ownedBy(callerId) ? held : null;
         StreamFollower follower = new StreamFollower(vertx, request.response(), permit, bytes, metrics, span, agentId,
                 fields.method(), settings.keepaliveInterval().toMillis());
-        StreamTap tap = buffer == null ? null : new StreamTap(streams, agentId, buffer);
+        StreamTap tap = buffer == null ? null : new StreamTap(streams, agentId, callerId, buffer);
         TaskBuffer.Resume found = buffer == null ? new TaskBuffer.Resume.Gap(-1, -1) : buffer.resume(last.seq(), follower, tap);
         if (found instanceof TaskBuffer.Resume.Gap gap) {
             metrics.streamGap(agentId);

@@ -9,24 +9,27 @@ import io.vertx.core.buffer.Buffer;
  */
 final class StreamTap {
 
-    private final TaskStreams streams;
-    private final String agentId;
     /** Events read without finding a task: after a few, the stream is taken for one outside any task. */
     private static final int LOOKS = 3;
+
+    private final TaskStreams streams;
+    private final String agentId;
+    private final String callerId;
 
     private TaskBuffer buffer;
     private boolean off;
     private int looked;
 
-    StreamTap(TaskStreams streams, String agentId) {
+    StreamTap(TaskStreams streams, String agentId, String callerId) {
         this.streams = streams;
         this.agentId = agentId;
+        this.callerId = callerId;
         this.off = !streams.enabled();
     }
 
     /** A tap already the source of {@code buffer} (a resume that subscribed to the agent again). */
-    StreamTap(TaskStreams streams, String agentId, TaskBuffer buffer) {
-        this(streams, agentId);
+    StreamTap(TaskStreams streams, String agentId, String callerId, TaskBuffer buffer) {
+        this(streams, agentId, callerId);
         this.buffer = buffer;
     }
 
@@ -43,7 +46,7 @@ final class StreamTap {
             off = ++looked >= LOOKS;
             return frame;
         }
-        TaskBuffer found = streams.open(agentId, taskId);
+        TaskBuffer found = streams.open(agentId, taskId, callerId);
         if (found == null || !found.claim(this)) {
             off = true;
             return frame;

@@ -36,6 +36,8 @@ final class TaskBuffer {
     private record Entry(long seq, Buffer frame, long nanos) {}
 
     private final String taskId;
+    /** The caller whose stream first fed the buffer: only it may resume (an agent may hold a task to its caller). */
+    private final String owner;
     private final StreamBufferSettings limits;
     private final ArrayDeque<Entry> entries = new ArrayDeque<>();
     private final List<Follower> followers = new ArrayList<>(1);
@@ -46,13 +48,19 @@ final class TaskBuffer {
     private Object source;
     private long touchedNanos = System.nanoTime();
 
-    TaskBuffer(String taskId, StreamBufferSettings limits) {
+    TaskBuffer(String taskId, String owner, StreamBufferSettings limits) {
         this.taskId = taskId;
+        this.owner = owner;
         this.limits = limits;
     }
 
     String taskId() {
         return taskId;
+    }
+
+    /** True when {@code callerId} may read and feed this buffer: the caller whose stream made it. */
+    boolean ownedBy(String callerId) {
+        return owner.equals(callerId);
     }
 
     /** Makes {@code stream} the task's source unless another live stream is; true when it now is. */

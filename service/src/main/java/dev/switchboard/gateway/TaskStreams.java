@@ -36,17 +36,21 @@ final class TaskStreams {
         return b;
     }
 
-    /** The task's buffer, made when missing; null when the limit of tasks is reached and every buffer is live. */
-    TaskBuffer open(String agentId, String taskId) {
+    /**
+     * The task's buffer, made when missing (owned by {@code callerId}); null when the limit of tasks is reached and every
+     * buffer is live, or when another caller's stream made it.
+     */
+    TaskBuffer open(String agentId, String taskId, String callerId) {
         String key = key(agentId, taskId);
         TaskBuffer b = find(agentId, taskId);
         if (b != null) {
-            return b;
+            return b.ownedBy(callerId) ? b : null;
         }
         if (buffers.size() >= limits.tasks() && !makeRoom()) {
             return null;
         }
-        return buffers.computeIfAbsent(key, k -> new TaskBuffer(taskId, limits));
+        TaskBuffer made = buffers.computeIfAbsent(key, k -> new TaskBuffer(taskId, callerId, limits));
+        return made.ownedBy(callerId) ? made : null;
     }
 
     int size() {

@@ -51,7 +51,7 @@ class TaskBufferTest {
 
     @Test
     void theBufferKeepsTheNewestEventsWithinItsLimitsAndNamesTheGap() {
-        TaskBuffer b = new TaskBuffer("t", new StreamBufferSettings(3, 1 << 20, Duration.ofMinutes(1), 10, Duration.ZERO));
+        TaskBuffer b = new TaskBuffer("t", "ci", new StreamBufferSettings(3, 1 << 20, Duration.ofMinutes(1), 10, Duration.ZERO));
         Object source = new Object();
         assertThat(b.claim(source)).isTrue();
         assertThat(b.claim(new Object())).as("one live source per task").isFalse();
@@ -70,7 +70,7 @@ class TaskBufferTest {
 
     @Test
     void aFollowerGetsTheLiveEventsAfterItsReplayAndIsEndedWithTheSource() {
-        TaskBuffer b = new TaskBuffer("t", new StreamBufferSettings(100, 1 << 20, Duration.ofMinutes(1), 10, Duration.ZERO));
+        TaskBuffer b = new TaskBuffer("t", "ci", new StreamBufferSettings(100, 1 << 20, Duration.ofMinutes(1), 10, Duration.ZERO));
         Object source = new Object();
         b.claim(source);
         b.append(source, Buffer.buffer("data: 1\n\n"));
@@ -99,7 +99,7 @@ class TaskBufferTest {
 
     @Test
     void theBufferHoldsNoMoreBytesThanItsLimit() {
-        TaskBuffer b = new TaskBuffer("t", new StreamBufferSettings(100, 40, Duration.ofMinutes(1), 10, Duration.ZERO));
+        TaskBuffer b = new TaskBuffer("t", "ci", new StreamBufferSettings(100, 40, Duration.ofMinutes(1), 10, Duration.ZERO));
         Object source = new Object();
         b.claim(source);
         for (int i = 0; i < 10; i++) {
@@ -110,5 +110,26 @@ class TaskBufferTest {
 
     private static StreamEventFields fields(String json) {
         return StreamEventFields.of(Buffer.buffer("data: " + json + "\n\n"));
+    }
+
+    @Test
+    void aTasksBufferIsItsCallersOnlyAndTheLimitOfTasksPushesOutTheOldestEnded() {
+        TaskStreams streams = new TaskStreams(new StreamBufferSettings(10, 1 << 20, Duration.ofMinutes(1), 2, Duration.ZERO));
+        TaskBuffer mine = streams.open("agent", "t-1", "alice");
+        assertThat(mine).isNotNull();
+        assertThat(streams.open("agent", "t-1", "bob")).as("another caller's stream of the task is not buffered").isNull();
+        assertThat(streams.open("agent", "t-1", "alice")).isSameAs(mine);
+        assertThat(mine.ownedBy("bob")).isFalse();
+
+        Object live = new Object();
+        TaskBuffer second = streams.open("agent", "t-2", "alice");
+        second.claim(live);
+        // full: the ended t-1 goes, the live t-2 stays
+        assertThat(streams.open("agent", "t-3", "alice")).isNotNull();
+        assertThat(streams.find("agent", "t-1")).isNull();
+        assertThat(streams.find("agent", "t-2")).isSameAs(second);
+        // full of live streams: a new task is relayed without a buffer
+        streams.find("agent", "t-3").claim(new Object());
+        assertThat(streams.open("agent", "t-4", "alice")).isNull();
     }
 }
