@@ -260,7 +260,8 @@ public final class SwitchboardApp {
                 egress, config.server().gateway().push(), new dev.switchboard.push.PushMetrics(meters),
                 System::currentTimeMillis);
         gateway.push(new dev.switchboard.gateway.PushConfigCalls(vertx, pushStore, egress.policy()),
-                new dev.switchboard.gateway.PushCallbacks(vertx, pushStore, pushDelivery, config.server().gateway().push()),
+                new dev.switchboard.gateway.PushCallbacks(vertx, pushStore, pushDelivery, config.server().gateway().push(),
+                        tracing),
                 cards::baseUrl);
         pushDelivery.start(1000);
         Routes.Features features = new Routes.Features(readiness, meters,

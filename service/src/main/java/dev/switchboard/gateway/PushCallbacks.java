@@ -4,6 +4,7 @@ import dev.switchboard.push.PushConfig;
 import dev.switchboard.push.PushDelivery;
 import dev.switchboard.push.PushSettings;
 import dev.switchboard.push.PushStore;
+import dev.switchboard.tracing.Tracing;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -21,14 +22,18 @@ import java.util.Optional;
 public final class PushCallbacks {
 
     static final String TOKEN_HEADER = "X-A2A-Notification-Token";
+    /** The span of a callback, its route as its name. */
+    static final String SPAN = "POST /a2a/{agentId}/push/{callbackId}";
     private static final String REFUSED = "{\"error\":\"unknown callback or wrong X-A2A-Notification-Token\"}";
 
     private final Vertx vertx;
     private final PushStore store;
     private final PushDelivery delivery;
     private final PushSettings settings;
+    private final Tracing tracing;
 
-    public PushCallbacks(Vertx vertx, PushStore store, PushDelivery delivery, PushSettings settings) {
+    public PushCallbacks(Vertx vertx, PushStore store, PushDelivery delivery, PushSettings settings, Tracing tracing) {
+        this.tracing = tracing;
         this.vertx = vertx;
         this.store = store;
         this.delivery = delivery;
@@ -39,6 +44,9 @@ public final class PushCallbacks {
         HttpServerRequest request = ctx.request();
         String agentId = ctx.pathParam("agentId");
         String callbackId = ctx.pathParam("callbackId");
+        GatewaySpan span = GatewaySpan.start(tracing, request, SPAN);
+        request.response().endHandler(v -> span.end(agentId, null, outcome(request.response().getStatusCode()),
+                request.response().getStatusCode()));
         String token = request.getHeader(TOKEN_HEADER);
         long declared = dev.switchboard.http.ContentLength.of(request.getHeader("Content-Length"));
         if (declared > settings.maxBodyBytes()) {
@@ -84,6 +92,15 @@ public final class PushCallbacks {
                     });
         });
         request.resume();
+    }
+
+    private static GatewayMetrics.Outcome outcome(int status) {
+        return switch (status) {
+            case 200 -> GatewayMetrics.Outcome.OK;
+            case 401 -> GatewayMetrics.Outcome.UNAUTHORIZED;
+            case 413 -> GatewayMetrics.Outcome.TOO_LARGE;
+            default -> GatewayMetrics.Outcome.BUSY;
+        };
     }
 
     static boolean matches(String secret, String token) {
