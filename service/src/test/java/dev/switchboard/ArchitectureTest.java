@@ -65,6 +65,9 @@ class ArchitectureTest {
             // AccessPolicy grants and per-caller limits: decided over the caller (auth) and the registered agent
             Map.entry("policy", 3),
             Map.entry("store", 3),
+            // push notifications (issue 26): callers' configs and the outbox in the store, delivered under the egress
+            // policy; the gateway takes the configs and the callbacks and hands them here
+            Map.entry("push", 3),
             Map.entry("client", 3),
             Map.entry("auth", 2),
             Map.entry("http", 2),
@@ -89,7 +92,11 @@ class ArchitectureTest {
             // the SQL implementation of the registry's RegistrationStore
             "store -> registry",
             // a grant is decided on a RegisteredAgent (its id, origin and skills); the registry asks the app, not policy
-            "policy -> registry");
+            "policy -> registry",
+            // the outbox's delivery checks callers' URLs with the registry's EgressPolicy, as agents' URLs are checked
+            "push -> registry",
+            // the push tables' SQL fails as the store's does (StoreException)
+            "push -> store");
 
     /**
      * The service module's own classes folder (or jar): with the whole reactor on the class path, a package scan

@@ -257,7 +257,7 @@ public final class SwitchboardApp {
         // push notifications through the gateway (G14): configs and the outbox in the store, delivered under egress
         dev.switchboard.push.PushStore pushStore = new dev.switchboard.push.PushStore(db.dataSource());
         dev.switchboard.push.PushDelivery pushDelivery = new dev.switchboard.push.PushDelivery(vertx, client, pushStore,
-                egress, config.server().gateway().push(), new dev.switchboard.push.PushMetrics(meters),
+                egress.policy(), config.server().gateway().push(), new dev.switchboard.push.PushMetrics(meters),
                 System::currentTimeMillis);
         gateway.push(new dev.switchboard.gateway.PushConfigCalls(vertx, pushStore, egress.policy()),
                 new dev.switchboard.gateway.PushCallbacks(vertx, pushStore, pushDelivery, config.server().gateway().push(),

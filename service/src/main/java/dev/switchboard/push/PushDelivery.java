@@ -2,7 +2,10 @@ package dev.switchboard.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.switchboard.gateway.Egress;
+import dev.switchboard.net.Addresses;
+import dev.switchboard.registry.EgressPolicy;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -38,14 +41,14 @@ public final class PushDelivery {
     private final Vertx vertx;
     private final HttpClientAgent client;
     private final PushStore store;
-    private final Egress egress;
+    private final EgressPolicy egress;
     private final PushSettings settings;
     private final PushMetrics metrics;
     private final LongSupplier clock;
     private long timer = -1;
     private final java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
 
-    public PushDelivery(Vertx vertx, HttpClientAgent client, PushStore store, Egress egress, PushSettings settings,
+    public PushDelivery(Vertx vertx, HttpClientAgent client, PushStore store, EgressPolicy egress, PushSettings settings,
             PushMetrics metrics, LongSupplier clockMillis) {
         this.vertx = vertx;
         this.client = client;
@@ -117,15 +120,41 @@ public final class PushDelivery {
                 return Future.succeededFuture(Outcome.DROP); // the caller deleted its config
             }
             PushConfig c = found.get();
-            return egress.address(c.url()).compose(address -> send(c, e, address), refused -> {
-                LOG.info("push to the caller of {} task {} not sent: its URL's address is not allowed", c.agentId(),
-                        c.taskId());
-                return Future.succeededFuture(refused instanceof Egress.Refused ? Outcome.DROP : Outcome.RETRY);
-            });
+            return address(c.url()).compose(address -> {
+                if (address == null) {
+                    LOG.info("push to the caller of {} task {} not sent: its URL's address is not allowed", c.agentId(),
+                            c.taskId());
+                    return Future.succeededFuture(Outcome.DROP);
+                }
+                return send(c, e, address);
+            }, unresolved -> Future.succeededFuture(Outcome.RETRY));
         });
     }
 
-    private Future<Outcome> send(PushConfig c, OutboxEntry e, java.net.InetSocketAddress address) {
+    /**
+     * The address to send to: the URL's host resolved now (a name that passed when the config was set may resolve
+     * elsewhere since), the first address the egress policy allows; null when it allows none; failed when the name
+     * does not resolve (tried again later).
+     */
+    private Future<InetSocketAddress> address(String url) {
+        URI u = URI.create(url);
+        String host = u.getHost();
+        int port = u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+        Optional<InetAddress> literal = Addresses.literal(host);
+        Future<InetAddress[]> resolved = literal.isPresent()
+                ? Future.succeededFuture(new InetAddress[] {literal.get()})
+                : vertx.executeBlocking(() -> InetAddress.getAllByName(host), false);
+        return resolved.map(addresses -> {
+            for (InetAddress a : addresses) {
+                if (egress.allows(a, literal.isPresent() ? null : host)) {
+                    return new InetSocketAddress(a, port);
+                }
+            }
+            return null;
+        });
+    }
+
+    private Future<Outcome> send(PushConfig c, OutboxEntry e, InetSocketAddress address) {
         URI u = URI.create(c.url());
         RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setAbsoluteURI(c.url())
                 .setServer(SocketAddress.inetSocketAddress(address))

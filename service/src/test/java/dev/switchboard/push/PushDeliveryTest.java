@@ -2,7 +2,6 @@ package dev.switchboard.push;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.gateway.Egress;
 import dev.switchboard.registry.EgressPolicy;
 import dev.switchboard.store.Database;
 import dev.switchboard.testing.ServerTest;
@@ -62,7 +61,7 @@ class PushDeliveryTest {
     }
 
     private PushDelivery delivery(Database db, PushSettings settings) {
-        return new PushDelivery(vertx, client, new PushStore(db.dataSource()), new Egress(vertx, EgressPolicy.of(List.of())),
+        return new PushDelivery(vertx, client, new PushStore(db.dataSource()), EgressPolicy.of(List.of()),
                 settings, new PushMetrics(meters), now::get);
     }
 
