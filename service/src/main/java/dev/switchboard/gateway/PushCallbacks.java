@@ -110,6 +110,10 @@ public final class PushCallbacks {
 
     private static void answer(HttpServerRequest request, int status, String json) {
         if (!request.response().ended()) {
+            if (status != 200 && !request.isEnded()) {
+                // refused before its body was read: the connection goes, with the body nobody will read
+                request.response().putHeader("Connection", "close");
+            }
             request.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(json);
         }
     }
