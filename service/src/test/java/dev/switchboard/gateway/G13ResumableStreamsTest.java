@@ -37,9 +37,12 @@ class G13ResumableStreamsTest {
     static Path dir;
     @TempDir
     static Path dir0;
+    @TempDir
+    static Path dir1;
 
     static Harness held;
     static Harness closed;
+    static Harness brief;
 
     @BeforeAll
     static void start() {
@@ -54,12 +57,19 @@ class G13ResumableStreamsTest {
         closed.gateway(GatewaySettings.DEFAULTS.withStreamBuffer(
                 new StreamBufferSettings(8, 1024 * 1024, Duration.ofMinutes(10), 100, Duration.ZERO)));
         closed.backend("streamer", b.url(), AgentLimits.DEFAULTS).start();
+
+        brief = new Harness(dir1);
+        TestAgent c = brief.agent(TestAgentOptions.echo("streamer"));
+        brief.gateway(GatewaySettings.DEFAULTS.withStreamBuffer(
+                new StreamBufferSettings(1000, 1024 * 1024, Duration.ofMinutes(10), 100, Duration.ofSeconds(1))));
+        brief.backend("streamer", c.url(), AgentLimits.DEFAULTS).start();
     }
 
     @AfterAll
     static void stop() {
         held.close();
         closed.close();
+        brief.close();
     }
 
     @Test
@@ -97,6 +107,17 @@ class G13ResumableStreamsTest {
                 .isGreaterThanOrEqualTo(1);
         // the held stream ended with the agent's: nothing is left in flight
         await().until(() -> held.inFlight("streamer") == 0 && held.openStreams("streamer") == 0);
+    }
+
+    @Test
+    void aHeldStreamNobodyResumesIsClosedAfterHoldAfterDropAndGivesItsSlotBack() {
+        // 600 chunks 100 ms apart: a minute, far beyond the 1 s hold
+        SseCall call = brief.http().stream("/a2a/streamer", Rpc.stream(1, "/stream 600 100\nlong"));
+        await().until(() -> call.dataFrames().size() >= 2);
+        call.disconnect();
+        await().until(() -> brief.inFlight("streamer") == 0 && brief.openStreams("streamer") == 0);
+        assertThat(brief.metrics().sum("switchboard_gateway_requests_total", "agent", "streamer",
+                "outcome", "caller_disconnected")).isEqualTo(1);
     }
 
     @Test
