@@ -52,6 +52,8 @@ class ArchitectureTest {
             Map.entry("check", 5),
             // the configuration file's validated model: it builds each feature's own settings types
             Map.entry("config", 5),
+            // the operator's console (issue 27): reads the registry, the gateway's cards and meters, the chat store
+            Map.entry("console", 5),
             Map.entry("gateway", 4),
             Map.entry("bridge", 4),
             Map.entry("chat.web", 4),

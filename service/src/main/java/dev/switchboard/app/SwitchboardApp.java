@@ -82,6 +82,7 @@ public final class SwitchboardApp {
     private final Triggers triggers;
     /** The MCP door; null when Server.spec.mcp.enabled is false. */
     private McpDoor mcp;
+    private dev.switchboard.console.ConsoleRoutes console;
     /** what the main port serves, in order */
     private List<Routes.Route> routes;
     private SwitchboardServer server;
@@ -240,7 +241,9 @@ public final class SwitchboardApp {
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         CallerMetrics callerMetrics = new CallerMetrics(meters);
+        dev.switchboard.console.ConsoleRoutes console = Console.create(vertx, config, registry, cards, gatewayMetrics, bridge.store(), clock);
         registry.onRemoved(id -> {
+            console.forget(id);
             gatewayMetrics.forget(id);
             callerMetrics.forget(id);
             cards.forget(id);
@@ -267,7 +270,7 @@ public final class SwitchboardApp {
                         new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(),
                                 config.server().insecure()), auth, clock),
                 slack.eventsRoutes(vertx).orElse(null),
-                new TriggerRoutes(vertx, triggers), mcp);
+                new TriggerRoutes(vertx, triggers), mcp, console);
         List<Routes.Route> routes = Routes.main(features);
         Router router = Routes.router(vertx, routes);
 
@@ -281,6 +284,7 @@ public final class SwitchboardApp {
         }
         app.routes = routes;
         app.mcp = mcp;
+        app.console = console;
         app.access = access;
         app.server = server;
         app.opsServer = opsServer;
@@ -327,6 +331,9 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
+        if (console != null) {
+            console.dialects(Console.dialects(live), true); // only watch mode applies
+        }
         access.replace(grants(live));
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
@@ -410,6 +417,9 @@ public final class SwitchboardApp {
     public Future<Void> close() {
         if (mcp != null) {
             mcp.close();
+        }
+        if (console != null) {
+            console.close();
         }
         if (expiryTimer != -1) {
             vertx.cancelTimer(expiryTimer);

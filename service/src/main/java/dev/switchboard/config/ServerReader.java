@@ -207,7 +207,7 @@ final class ServerReader {
                         + "' is neither a CIDR block (10.0.0.0/8) nor a host pattern (agents.example.com, *.example.com)");
             }
         }
-        return new RegistrySettings(allowedHosts, r.wholeInt("maxRegistrations"));
+        return new RegistrySettings(allowedHosts, r.wholeInt("maxRegistrations"), r.span("probeInterval"));
     }
 
     /** spec.auth: JWT issuers (each once, with exactly one of jwksUri and jwks) and the caller-token signing key. */
