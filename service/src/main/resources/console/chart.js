@@ -29,9 +29,14 @@ export function chart(minutes) {
     }
   });
   for (const [key, color] of [['p50Ms', '#137333'], ['p99Ms', '#7a4cc2']]) {
-    const pts = minutes.map((m, i) => (m[key] == null ? null : `${PAD + i * bw + bw / 2},${y(m[key], maxMs)}`))
+    const pts = minutes.map((m, i) => (m[key] == null ? null : [PAD + i * bw + bw / 2, y(m[key], maxMs)]))
       .filter((p) => p);
-    if (pts.length) svg.appendChild(el('polyline', { points: pts.join(' '), fill: 'none', stroke: color, 'stroke-width': 2 }));
+    if (pts.length > 1) {
+      svg.appendChild(el('polyline', { points: pts.map((p) => p.join(',')).join(' '), fill: 'none', stroke: color,
+        'stroke-width': 2 }));
+    }
+    // a dot per minute too: one timed minute is no line
+    for (const [cx, cy] of pts) svg.appendChild(el('circle', { cx, cy, r: 3, fill: color, 'data-series': key }));
   }
   svg.appendChild(el('line', { x1: PAD, y1: H - PAD, x2: W - PAD, y2: H - PAD, stroke: '#98a2b3' }));
   const label = (x, yy, text, anchor) => {
