@@ -70,6 +70,11 @@ async function showAgent(id) {
   $('card-fetched').textContent = a.cardFetched ? JSON.stringify(a.cardFetched, null, 2) : 'No card fetched yet.';
   $('card-rewritten').textContent = a.cardRewritten ? JSON.stringify(a.cardRewritten, null, 2) : '—';
   $('chart').replaceChildren(chart(a.lastHour));
+  $('card-findings').replaceChildren(...(a.cardFindings || []).map((f) => {
+    const li = text('li', '', { 'data-row': f.row, 'data-verdict': f.verdict });
+    li.append(text('span', f.verdict, { class: 'verdict' }), ' ', text('code', f.row), ' — ' + f.reason);
+    return li;
+  }));
   return 5;
 }
 

@@ -88,6 +88,8 @@ class ArchitectureTest {
             "trigger -> bridge",
             // the MCP door calls agents under the gateway's rules: its egress check, timeout chain and cross-site test
             "mcp -> gateway",
+            // the console shows switchboard check's findings on the card its probe fetched, in the check's words
+            "console -> check",
             // the SQL implementation of the registry's RegistrationStore
             "store -> registry",
             // a grant is decided on a RegisteredAgent (its id, origin and skills); the registry asks the app, not policy

@@ -3,7 +3,10 @@ package dev.switchboard.console;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.bridge.store.ChatStore;
+import dev.switchboard.check.CardFindings;
+import dev.switchboard.check.RowResult;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.net.Addresses;
 import dev.switchboard.ops.MetricsAccess;
@@ -127,6 +130,10 @@ public final class ConsoleRoutes {
         if (last != null && last.card() != null) {
             out.set("cardFetched", last.card());
             out.set("cardRewritten", cards.rewritten(last.card(), ctx.request(), id));
+            ArrayNode findings = out.putArray("cardFindings");
+            for (RowResult r : CardFindings.of(last.card(), Dialect.fromConfig(dialects.getOrDefault(id, "a2a")), a.url())) {
+                findings.addObject().put("row", r.row().id()).put("verdict", r.verdict().name()).put("reason", r.reason());
+            }
         }
         ArrayNode minutes = out.putArray("lastHour");
         for (RollingCalls.Minute m : calls.lastHour(id)) {

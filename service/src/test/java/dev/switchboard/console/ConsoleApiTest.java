@@ -91,6 +91,10 @@ class ConsoleApiTest {
         assertThat(a.path("cardRewritten").toString()).contains(h.http().base() + "/a2a/echo")
                 .doesNotContain(echo.url());
         assertThat(a.path("limits").path("maxConcurrency").asInt()).isPositive();
+        // the check's own rows and words on the fetched card (the echo agent streams, over JSON-RPC)
+        assertThat(a.path("cardFindings").findValuesAsText("row"))
+                .containsExactly("discovery.card", "discovery.jsonrpc-interface", "discovery.streaming", "discovery.extensions");
+        assertThat(a.path("cardFindings").findValuesAsText("verdict")).containsOnly("PASS");
         assertThat(a.path("inFlight").asInt()).isZero();
         JsonNode hour = a.path("lastHour");
         assertThat(hour.size()).isEqualTo(60);
@@ -117,6 +121,24 @@ class ConsoleApiTest {
         assertThat(page.text()).contains("<script type=\"module\" src=\"app.js\">").doesNotContain("http://", "https://");
         assertThat(h.http().get("/console").status()).isEqualTo(302);
         assertThat(h.http().get("/console/app.js").status()).isEqualTo(200);
+    }
+
+    @Test
+    void aCardTheBridgeWouldRefuseShowsTheChecksFailure() {
+        h = new Harness(dir).registry(new RegistrySettings(List.of(), 1000, PROBE));
+        TestAgent flat = h.agent(TestAgentOptions.echo("flat").withStreaming(false));
+        h.backend("flat", flat.url()).start();
+        await("the card judged").untilAsserted(() ->
+                assertThat(h.http().get("/console/api/agents/flat").json().has("cardFindings")).isTrue());
+        JsonNode streaming = null;
+        for (JsonNode f : h.http().get("/console/api/agents/flat").json().path("cardFindings")) {
+            if (f.path("row").asText().equals("discovery.streaming")) {
+                streaming = f;
+            }
+        }
+        assertThat(streaming).isNotNull();
+        assertThat(streaming.path("verdict").asText()).isEqualTo("FAIL");
+        assertThat(streaming.path("reason").asText()).contains("capabilities.streaming is not true");
     }
 
     @Test
