@@ -3,6 +3,7 @@
 
 import { get } from './api.js';
 import { chart } from './chart.js';
+import { tryIt } from './tryit.js';
 
 const $ = (id) => document.getElementById(id);
 let timer = null;
@@ -96,5 +97,22 @@ async function render() {
   timer = setTimeout(render, Math.max(1, Math.min(5, next)) * 1000);
 }
 
-window.addEventListener('hashchange', render);
+$('try-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const m = location.hash.match(/^#\/agents\/(.+)$/);
+  if (!m) return;
+  const list = $('try-events');
+  list.replaceChildren();
+  const show = (line) => list.append(text('li', line, { 'data-testid': 'try-event' }));
+  try {
+    await tryIt(decodeURIComponent(m[1]), $('try-input').value, show);
+  } catch (err) {
+    show('failed: ' + err.message);
+  }
+});
+
+window.addEventListener('hashchange', () => {
+  $('try-events').replaceChildren();
+  render();
+});
 render();

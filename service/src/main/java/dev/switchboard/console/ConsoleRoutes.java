@@ -186,7 +186,10 @@ public final class ConsoleRoutes {
         n.put("origin", dynamic ? "api" : cluster ? "kubernetes" : "config");
         n.put("url", a.url());
         n.put("dialect", dialects.getOrDefault(a.id(), "a2a"));
-        n.put("version", a.version());
+        CardProbe.Result last = probe.last(a.id()).orElse(null);
+        // a configured agent declares no version: its card does
+        n.put("version", a.version() != null && !a.version().isBlank() ? a.version()
+                : last != null && last.card() != null ? last.card().path("version").asText(null) : null);
         if (a.lastSeen() != null) {
             n.put("lastSeen", a.lastSeen().toString());
         }
@@ -196,7 +199,6 @@ public final class ConsoleRoutes {
         }
         n.put("inFlight", registry.limiter(a.id()).inFlight());
         n.put("maxConcurrency", a.limits().maxConcurrency());
-        CardProbe.Result last = probe.last(a.id()).orElse(null);
         if (last == null) {
             n.putNull("reachable");
         } else {

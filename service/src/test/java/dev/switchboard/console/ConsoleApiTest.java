@@ -59,6 +59,7 @@ class ConsoleApiTest {
         assertThat(echoRow.path("dialect").asText()).isEqualTo("a2a");
         assertThat(echoRow.path("url").asText()).isEqualTo(echo.url());
         assertThat(echoRow.has("ttlLeftSeconds")).as("a configured agent never expires").isFalse();
+        assertThat(echoRow.path("version").asText()).as("from its card").isEqualTo("1.0.0");
 
         doomed.close().await();
         long closedAt = System.nanoTime();

@@ -26,7 +26,7 @@ import org.openqa.selenium.WebElement;
 /**
  * Issue 27, the console in headless Chromium: the registry screen shows both agents reachable, then one going
  * unreachable once it is closed (the page polls at least once per probe interval); a click opens an agent's page
- * with its cards and the last hour's chart. Screenshots of both screens go to target/ on every run, and to docs/
+ * with its cards and the last hour's chart, and its "try it" box streams an answer through the gateway. Screenshots of both screens go to target/ on every run, and to docs/
  * (the ones the docs show) with {@code -Dswitchboard.regenerate=true}, so a test run leaves the tree clean.
  */
 @ServerTest
@@ -88,7 +88,17 @@ class ConsoleBrowserTest {
         int charted = bars.stream().mapToInt(b -> Integer.parseInt(b.getDomAttribute("data-requests"))).sum();
         assertThat(charted).isEqualTo(3);
         assertThat(browser.findElements(By.cssSelector("[data-testid=chart] circle[data-series=p99Ms]"))).as("p99").isNotEmpty();
+
+        // try it: one message through the gateway, its stream shown event by event
+        WebElement input = browser.findElement(By.cssSelector("[data-testid=try-input]"));
+        input.clear();
+        input.sendKeys("ping from the console");
+        browser.findElement(By.cssSelector("[data-testid=try-button]")).click();
+        Chromium.await(browser, "the echoed stream", b -> b.findElements(By.cssSelector("[data-testid=try-event]")).stream()
+                .map(Chromium::text).anyMatch(t -> t.contains("ping from the console")) ? true : null);
         screenshot("console-agent.png");
+        Chromium.js(browser, "document.getElementById('try-form').scrollIntoView()");
+        screenshot("console-try.png");
     }
 
     private void reachable(String agent, String state) {
