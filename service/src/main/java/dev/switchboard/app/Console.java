@@ -15,7 +15,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Builds the operator's console over the app's registry, cards, gateway meters and chat store, and starts its probe. */
+/** Builds the operator's console over the app's registry, cards, gateway meters and chat store, its probe started by the console's first use. */
 final class Console {
 
     private Console() {}
@@ -24,8 +24,7 @@ final class Console {
             GatewayMetrics gatewayMetrics, ChatStore store, Clock clock) {
         RollingCalls calls = new RollingCalls(clock::millis, id -> registry.find(id).isPresent());
         gatewayMetrics.observe(calls);
-        CardProbe probe = new CardProbe(vertx, registry, cards::probe, config.server().registry().probeInterval(), clock)
-                .start();
+        CardProbe probe = new CardProbe(vertx, registry, cards::probe, config.server().registry().probeInterval(), clock);
         // the console's API is operator data like /metrics, and asks what /metrics asks on the main port
         MetricsAccess access = MetricsAccess.mainPort(false, config.server().host(), config.server().adminToken());
         ConsoleRoutes console = new ConsoleRoutes(registry, cards, probe, calls, store, access, clock);

@@ -376,8 +376,8 @@ public final class ResourceSchemas {
                                 "allowedHosts", new TextList("CIDR blocks and host patterns registered agents may "
                                         + "point at; empty: any but link-local and metadata addresses.", 0,
                                         List.of("10.20.0.0/16", "*.agents.svc.cluster.local")),
-                                "probeInterval", span("How often every agent's card is fetched to show it reachable or "
-                                        + "not in the console (/console).", r.probeInterval(), "10s")), List.of()),
+                                "probeInterval", span("While the console (/console) is in use, how often every agent's "
+                                        + "card is fetched to show it reachable or not.", r.probeInterval(), "10s")), List.of()),
                         "mcp", obj("The MCP door at /mcp: every registered agent as MCP tools, with the "
                                 + "gateway's credentials and limits.", fields(
                                 "enabled", new Flag("Serve /mcp; it asks the same API keys as the gateway and reaches "

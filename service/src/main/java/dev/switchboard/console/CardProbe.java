@@ -16,10 +16,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Every {@code interval}, fetches every registered agent's card (as a card request would: the egress rules, the
+ * While the console is in use, every {@code interval}, fetches every registered agent's card (as a card request would: the egress rules, the
  * size and time bounds) and keeps the last answer: reachable with the card as fetched, or not, with why. An agent
  * whose fetch of the last round has not ended yet is not asked again. The console shows these; nothing else acts on
  * them (the gateway still calls an agent the probe found unreachable: the next call may well succeed).
+ *
+ * <p>It runs only while someone looks: the console's API {@linkplain #touch() touches} it, the first touch starts a
+ * round at once, and rounds stop once nobody touched it for {@link #idleLimit()} (the page asks every few seconds
+ * while it is open). A server nobody watches sends its agents no card requests of the console's.
  */
 public final class CardProbe {
 
@@ -34,6 +38,8 @@ public final class CardProbe {
     private final Map<String, Result> results = new ConcurrentHashMap<>();
     private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
     private long timer = -1;
+    private volatile Instant lastTouch = Instant.EPOCH;
+    private boolean closed;
 
     public CardProbe(Vertx vertx, AgentRegistry registry, Function<RegisteredAgent, Future<ObjectNode>> fetch,
             Duration interval, Clock clock) {
@@ -44,9 +50,18 @@ public final class CardProbe {
         this.clock = clock;
     }
 
-    public CardProbe start() {
-        timer = vertx.setPeriodic(0, Math.max(100, interval.toMillis()), t -> round());
-        return this;
+    /** Someone is looking: probe from now on (at once, when the probe was not running), until idle again. */
+    public synchronized void touch() {
+        lastTouch = clock.instant();
+        if (timer == -1 && !closed) {
+            timer = vertx.setPeriodic(0, Math.max(100, interval.toMillis()), t -> round());
+        }
+    }
+
+    /** How long the probe runs after the last touch: three intervals, and two minutes at least. */
+    public Duration idleLimit() {
+        Duration three = interval.multipliedBy(3);
+        return three.compareTo(Duration.ofMinutes(2)) > 0 ? three : Duration.ofMinutes(2);
     }
 
     public Duration interval() {
@@ -57,13 +72,26 @@ public final class CardProbe {
         return Optional.ofNullable(results.get(agentId));
     }
 
-    public void close() {
+    /** The app stops: no round from now on, whatever touches it. */
+    public synchronized void close() {
+        closed = true;
+        stop();
+    }
+
+    private synchronized void stop() {
         if (timer != -1) {
             vertx.cancelTimer(timer);
+            timer = -1;
         }
     }
 
     private void round() {
+        synchronized (this) {
+            if (Duration.between(lastTouch, clock.instant()).compareTo(idleLimit()) > 0) {
+                stop();
+                return;
+            }
+        }
         List<RegisteredAgent> agents = registry.list(List.of(), Integer.MAX_VALUE);
         Set<String> ids = ConcurrentHashMap.newKeySet();
         for (RegisteredAgent a : agents) {

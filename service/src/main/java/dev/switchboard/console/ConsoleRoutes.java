@@ -93,7 +93,10 @@ public final class ConsoleRoutes {
     public void guard(RoutingContext ctx) {
         ctx.response().putHeader("Cache-Control", "no-store");
         switch (access.verdict(remote(ctx), ctx.request().getHeader("Authorization"))) {
-            case SERVED -> ctx.next();
+            case SERVED -> {
+                probe.touch(); // the probe runs while the console is in use
+                ctx.next();
+            }
             case TOKEN_NEEDED -> {
                 ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"switchboard\"");
                 error(ctx, 401, "the console needs the admin token (Authorization: Bearer <token>)");

@@ -76,6 +76,22 @@ class ConsoleApiTest {
     }
 
     @Test
+    void theProbeSendsNothingUntilTheConsoleIsUsed() {
+        h = new Harness(dir).registry(new RegistrySettings(List.of(), 1000, PROBE));
+        TestAgent echo = h.agent(TestAgentOptions.echo("echo"));
+        h.backend("echo", echo.url()).start();
+        // three probe intervals with no console: no card request of the probe's reaches the agent
+        await().during(PROBE.multipliedBy(3)).atMost(PROBE.multipliedBy(3).plusSeconds(10))
+                .until(() -> cardFetches(echo) == 0);
+        h.http().get("/console/api/agents");
+        await("the first round, at the console's first use").until(() -> cardFetches(echo) >= 1);
+    }
+
+    private static long cardFetches(TestAgent agent) {
+        return agent.recorder().requests().stream().filter(r -> r.path().endsWith("/.well-known/agent-card.json")).count();
+    }
+
+    @Test
     void anAgentsPageHasItsCardsLimitsAndLastHour() {
         h = new Harness(dir).registry(new RegistrySettings(List.of(), 1000, PROBE));
         TestAgent echo = h.agent(TestAgentOptions.echo("echo"));
