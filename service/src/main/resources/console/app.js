@@ -52,6 +52,14 @@ async function showRegistry() {
   });
   $('agent-rows').replaceChildren(...rows);
   $('no-agents').hidden = rows.length > 0;
+  const resources = await get('/console/api/resources');
+  $('resources-section').hidden = !resources.watchMode;
+  $('resource-rows').replaceChildren(...resources.resources.map((r) => {
+    const tr = text('tr', '', { 'data-resource': r.kind + '/' + r.name, 'data-ready': r.ready });
+    tr.append(text('td', r.kind), text('td', r.name), text('td', r.ready), text('td', r.reason), text('td', r.message),
+      text('td', r.observedGeneration));
+    return tr;
+  }));
   const bridge = await get('/console/api/bridge');
   const pairs = [['Sessions', bridge.sessions], ['With unfinished turns', bridge.sessionsWithUnfinishedTurns]];
   for (const [state, n] of Object.entries(bridge.turnsByState)) pairs.push([`Turns ${state} (24 h)`, n]);

@@ -129,6 +129,7 @@ final class Routes {
         t.get("/console/api/agents", console::agents);
         t.get("/console/api/agents/:agentId", console::agent);
         t.get("/console/api/bridge", console::bridge);
+        t.get("/console/api/resources", console::resources);
         t.any("/console/api/*", ConsoleRoutes::noSuchPath);
         t.get("/console", ConsoleRoutes::redirect);
         t.get("/console/*", WebChatRoutes::noFraming, ConsoleRoutes.page());

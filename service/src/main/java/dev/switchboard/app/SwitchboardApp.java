@@ -341,6 +341,11 @@ public final class SwitchboardApp {
         }
     }
 
+    /** Watch mode's resources and their Ready conditions, for the console. */
+    public void resourceStatuses(java.util.function.Supplier<List<dev.switchboard.console.ResourceStatus>> statuses) {
+        console.resourceStatuses(statuses);
+    }
+
     public Vertx vertx() {
         return vertx;
     }

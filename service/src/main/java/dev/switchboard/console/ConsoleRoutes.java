@@ -46,6 +46,7 @@ public final class ConsoleRoutes {
     private volatile boolean cluster;
     private final Clock clock;
     private volatile Map<String, String> dialects = Map.of();
+    private volatile java.util.function.Supplier<java.util.List<ResourceStatus>> statuses;
 
     public ConsoleRoutes(AgentRegistry registry, CardRoutes cards, CardProbe probe, RollingCalls calls, ChatStore store,
             MetricsAccess access, Clock clock) {
@@ -65,6 +66,20 @@ public final class ConsoleRoutes {
     public void dialects(Map<String, String> byAgent, boolean cluster) {
         this.dialects = Map.copyOf(byAgent);
         this.cluster = cluster;
+    }
+
+    /** Watch mode: where the resources' Ready conditions are read. */
+    public void resourceStatuses(java.util.function.Supplier<java.util.List<ResourceStatus>> source) {
+        this.statuses = source;
+    }
+
+    /** {@code GET /console/api/resources}: watch mode's resources and their Ready conditions; none outside it. */
+    public void resources(RoutingContext ctx) {
+        var source = statuses;
+        ObjectNode out = JSON.createObjectNode();
+        out.put("watchMode", source != null);
+        out.set("resources", JSON.valueToTree(source == null ? java.util.List.of() : source.get()));
+        send(ctx, 200, out);
     }
 
     /** An agent removed from the registry: its rolling figures go with it. */

@@ -71,6 +71,8 @@ public final class KubernetesWatch implements AutoCloseable {
      * shows that version, the write has not come back yet, and writing again would only repeat it.
      */
     private final Map<WatchedResource.Key, Written> written = new HashMap<>();
+    /** The last reconcile's conditions, every resource's, for the console. */
+    private volatile List<dev.switchboard.console.ResourceStatus> statuses = List.of();
 
     private record Written(Condition condition, String over) {}
 
@@ -194,6 +196,11 @@ public final class KubernetesWatch implements AutoCloseable {
         schedule();
     }
 
+    /** Every resource's Ready condition as the last reconcile decided it (the console shows them). */
+    public List<dev.switchboard.console.ResourceStatus> statuses() {
+        return statuses;
+    }
+
     /** Runs a reconcile soon; changes arriving meanwhile are folded into it. */
     private void schedule() {
         if (closed || !pending.compareAndSet(false, true)) {
@@ -231,6 +238,12 @@ public final class KubernetesWatch implements AutoCloseable {
             }
         }
         written.keySet().retainAll(resources.stream().map(WatchedResource::key).toList());
+        statuses = resources.stream().filter(r -> outcome.conditions().get(r.key()) != null).map(r -> {
+            Condition c = outcome.conditions().get(r.key());
+            return new dev.switchboard.console.ResourceStatus(r.kind(), r.name(), c.ready() ? "True" : "False",
+                    c.reason(), c.message(), c.observedGeneration());
+        }).sorted(java.util.Comparator.comparing(dev.switchboard.console.ResourceStatus::kind)
+                .thenComparing(dev.switchboard.console.ResourceStatus::name)).toList();
         Runnable first = synced;
         if (first != null) {
             synced = null;

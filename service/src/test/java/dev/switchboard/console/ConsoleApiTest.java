@@ -129,6 +129,9 @@ class ConsoleApiTest {
 
         assertThat(h.http().get("/console/api/agents/nobody").status()).isEqualTo(404);
         assertThat(h.http().get("/console/api/nothing-here").status()).isEqualTo(404);
+        JsonNode resources = h.http().get("/console/api/resources").json();
+        assertThat(resources.path("watchMode").asBoolean()).as("a file-configured server").isFalse();
+        assertThat(resources.path("resources").size()).isZero();
         JsonNode bridge = h.http().get("/console/api/bridge").json();
         assertThat(bridge.path("sessions").asLong()).isZero();
         assertThat(bridge.path("turnsByState").isObject()).isTrue();
