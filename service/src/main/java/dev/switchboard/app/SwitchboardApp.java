@@ -14,6 +14,8 @@ import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.Compat;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.console.ConsoleRoutes;
+import dev.switchboard.console.ResourceStatus;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
@@ -48,6 +50,7 @@ import io.vertx.ext.web.Router;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,7 +85,7 @@ public final class SwitchboardApp {
     private final Triggers triggers;
     /** The MCP door; null when Server.spec.mcp.enabled is false. */
     private McpDoor mcp;
-    private dev.switchboard.console.ConsoleRoutes console;
+    private ConsoleRoutes console;
     /** what the main port serves, in order */
     private List<Routes.Route> routes;
     private SwitchboardServer server;
@@ -241,7 +244,7 @@ public final class SwitchboardApp {
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         CallerMetrics callerMetrics = new CallerMetrics(meters);
-        dev.switchboard.console.ConsoleRoutes console = Console.create(vertx, config, registry, cards, gatewayMetrics, bridge.store(), clock);
+        ConsoleRoutes console = Console.create(vertx, config, registry, cards, gatewayMetrics, bridge.store(), clock);
         registry.onRemoved(id -> {
             console.forget(id);
             gatewayMetrics.forget(id);
@@ -342,7 +345,7 @@ public final class SwitchboardApp {
     }
 
     /** Watch mode's resources and their Ready conditions, for the console. */
-    public void resourceStatuses(java.util.function.Supplier<List<dev.switchboard.console.ResourceStatus>> statuses) {
+    public void resourceStatuses(Supplier<List<ResourceStatus>> statuses) {
         console.resourceStatuses(statuses);
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.config.BridgeSettings;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.console.ResourceStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,7 +74,7 @@ public final class KubernetesWatch implements AutoCloseable {
      */
     private final Map<WatchedResource.Key, Written> written = new HashMap<>();
     /** The last reconcile's conditions, every resource's, for the console. */
-    private volatile List<dev.switchboard.console.ResourceStatus> statuses = List.of();
+    private volatile List<ResourceStatus> statuses = List.of();
 
     private record Written(Condition condition, String over) {}
 
@@ -197,7 +199,7 @@ public final class KubernetesWatch implements AutoCloseable {
     }
 
     /** Every resource's Ready condition as the last reconcile decided it (the console shows them). */
-    public List<dev.switchboard.console.ResourceStatus> statuses() {
+    public List<ResourceStatus> statuses() {
         return statuses;
     }
 
@@ -240,10 +242,10 @@ public final class KubernetesWatch implements AutoCloseable {
         written.keySet().retainAll(resources.stream().map(WatchedResource::key).toList());
         statuses = resources.stream().filter(r -> outcome.conditions().get(r.key()) != null).map(r -> {
             Condition c = outcome.conditions().get(r.key());
-            return new dev.switchboard.console.ResourceStatus(r.kind(), r.name(), c.ready() ? "True" : "False",
+            return new ResourceStatus(r.kind(), r.name(), c.ready() ? "True" : "False",
                     c.reason(), c.message(), c.observedGeneration());
-        }).sorted(java.util.Comparator.comparing(dev.switchboard.console.ResourceStatus::kind)
-                .thenComparing(dev.switchboard.console.ResourceStatus::name)).toList();
+        }).sorted(Comparator.comparing(ResourceStatus::kind)
+                .thenComparing(ResourceStatus::name)).toList();
         Runnable first = synced;
         if (first != null) {
             synced = null;
