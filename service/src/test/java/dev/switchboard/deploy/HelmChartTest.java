@@ -123,6 +123,7 @@ class HelmChartTest {
     @MethodSource("cases")
     void everyRenderedObjectPassesItsSchemaAndTheObjectsHoldTogether(Case c) throws Exception {
         Map<String, Object> values = values(c.values());
+        assertThat(valuesSchemaErrors(values)).as(c + ": values.schema.json, which Helm checks first").isEmpty();
         List<JsonNode> objects = render(values);
         Map<String, JsonNode> byType = new TreeMap<>();
         for (JsonNode o : objects) {
@@ -160,6 +161,26 @@ class HelmChartTest {
                 .isInstanceOf(GoTemplate.ChartFailed.class).hasMessageContaining("store.postgresql.enabled");
         assertThatThrownBy(() -> render(values("watch: {enabled: false}\nslackApps: [{name: a, secretName: s}]\n")))
                 .isInstanceOf(GoTemplate.ChartFailed.class).hasMessageContaining("watch.enabled");
+    }
+
+    @Test
+    void valuesHelmWouldRefuseAreRefusedByTheValuesSchema() throws IOException {
+        assertThat(valuesSchemaErrors(values("replicas: three\n"))).isNotEmpty();
+        assertThat(valuesSchemaErrors(values("replica: 3\n"))).as("a misspelt key").isNotEmpty();
+        assertThat(valuesSchemaErrors(values("securityContext: {readOnlyRootFilesystem: false, allowPrivilegeEscalation: false}\n")))
+                .as("the read-only root is not optional").isNotEmpty();
+        assertThat(valuesSchemaErrors(values("slackApps: [{name: Acme, secretName: s}]\n"))).as("a resource name").isNotEmpty();
+        assertThat(valuesSchemaErrors(values("httpRoute: {enabled: true}\n"))).as("an HTTPRoute needs its Gateway").isNotEmpty();
+        assertThat(valuesSchemaErrors(values(""))).isEmpty();
+    }
+
+    /** What the chart's values.schema.json (draft 7, as Helm reads it) says of {@code values}. */
+    private static List<String> valuesSchemaErrors(Map<String, Object> values) throws IOException {
+        com.networknt.schema.Schema schema = com.networknt.schema.SchemaRegistry
+                .withDefaultDialect(com.networknt.schema.SpecificationVersion.DRAFT_7)
+                .getSchema(Files.readString(CHART.resolve("values.schema.json")), com.networknt.schema.InputFormat.JSON);
+        return schema.validate(new ObjectMapper().writeValueAsString(values), com.networknt.schema.InputFormat.JSON)
+                .stream().map(e -> e.getInstanceLocation() + ": " + e.getMessage()).toList();
     }
 
     @Test
