@@ -65,10 +65,10 @@ class ConsoleBrowserTest {
         reachable("echo", "true");
         reachable("doomed", "true");
         assertThat(Chromium.text(browser.findElement(By.cssSelector("tr[data-agent=echo] td.url")))).isEqualTo(echo.url());
-        screenshot("console-registry.png");
 
         doomed.close().await();
         reachable("doomed", "false");
+        screenshot("console-registry.png");
         assertThat(browser.findElement(By.cssSelector("[data-testid=reachable-doomed]")).getDomAttribute("title"))
                 .as("why, on hover").isNotBlank();
         reachable("echo", "true");
