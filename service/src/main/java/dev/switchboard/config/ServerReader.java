@@ -231,15 +231,15 @@ final class ServerReader {
                 try {
                     jwksUri = java.net.URI.create(uri);
                 } catch (IllegalArgumentException e) {
-                    throw j.error("jwksUri", "'" + uri + "' is not a URL");
+                    throw j.error("jwksUri", "is not a URL");
                 }
                 String host = jwksUri.getHost() == null ? "" : jwksUri.getHost();
                 boolean https = "https".equalsIgnoreCase(jwksUri.getScheme());
                 boolean loopbackHttp = "http".equalsIgnoreCase(jwksUri.getScheme())
                         && (host.equalsIgnoreCase("localhost") || Addresses.isLoopbackOnly(host));
                 if (jwksUri.getHost() == null || !(https || loopbackHttp)) {
-                    throw j.error("jwksUri", "'" + uri + "' must be an https URL (http only on loopback): keys "
-                            + "fetched in clear could be replaced on the way");
+                    throw j.error("jwksUri", "'" + JwtIssuer.printable(jwksUri) + "' must be an https URL (http only "
+                            + "on loopback): keys fetched in clear could be replaced on the way");
                 }
             }
             List<String> audiences = j.trimmedTexts("audiences");
