@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.testing.ServerTest;
-import dev.switchboard.testkit.TestAgent;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,12 +53,12 @@ class GrafanaDashboardTest {
         List<String> exprs = exprs(new ObjectMapper().readTree(Files.readString(DASHBOARD)));
         assertThat(exprs).as("the dashboard's queries").hasSizeGreaterThan(10);
 
-        Vertx vertx = Vertx.vertx();
-        TestAgent agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        SwitchboardApp app = BridgeConfig.server(dir.resolve("dash.db"), false, BridgeConfig.QUICK_CONTRACT)
-                .webAgent("echo", agent.url(), false)
-                .start(vertx);
-        try {
+        try (SwitchboardFixture sb = SwitchboardFixture.builder()
+                .agent("echo", TestAgentOptions.echo("echo"))
+                .yaml(agents -> ConfigYaml.server(dir.resolve("dash.db"), false, ConfigYaml.QUICK_CONTRACT)
+                        .webAgent("echo", agents.url("echo"), false))
+                .start()) {
+            SwitchboardApp app = sb.app();
             HttpClient http = HttpClient.newHttpClient();
             HttpResponse<String> call = http.send(HttpRequest.newBuilder(URI.create(app.baseUrl() + "/a2a/echo"))
                     .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
@@ -121,10 +120,6 @@ class GrafanaDashboardTest {
                 }
                 assertThat(missing).as("what the dashboard queries and the server does not export").isEmpty();
             });
-        } finally {
-            app.close().await();
-            agent.close().await();
-            vertx.close().await();
         }
     }
 
