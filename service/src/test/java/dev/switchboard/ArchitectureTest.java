@@ -52,6 +52,8 @@ class ArchitectureTest {
             Map.entry("check", 5),
             // the configuration file's validated model: it builds each feature's own settings types
             Map.entry("config", 5),
+            // the operator's console (issue 27): reads the registry, the gateway's cards and meters, the chat store
+            Map.entry("console", 5),
             Map.entry("gateway", 4),
             Map.entry("bridge", 4),
             Map.entry("chat.web", 4),
@@ -89,6 +91,8 @@ class ArchitectureTest {
             "trigger -> bridge",
             // the MCP door calls agents under the gateway's rules: its egress check, timeout chain and cross-site test
             "mcp -> gateway",
+            // the console shows switchboard check's findings on the card its probe fetched, in the check's words
+            "console -> check",
             // the SQL implementation of the registry's RegistrationStore
             "store -> registry",
             // a grant is decided on a RegisteredAgent (its id, origin and skills); the registry asks the app, not policy

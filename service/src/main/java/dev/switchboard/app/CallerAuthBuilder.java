@@ -31,9 +31,16 @@ final class CallerAuthBuilder {
                 : config.server().publicUrl() != null ? config.server().publicUrl()
                 : "http://" + config.server().host() + ":" + config.server().port();
         if (auth.signingKeySecretRef() != null) {
+            String setting = "spec.auth.callerJwt.signingKeySecretRef (Secret " + auth.signingKeySecretRef().name()
+                    + ", key " + auth.signingKeySecretRef().key() + ")";
             String jwk = config.secret(auth.signingKeySecretRef()).orElseThrow(() -> new IllegalArgumentException(
-                    "spec.auth.callerJwt.signingKeySecretRef: the Secret key is missing"));
-            return IdentitySigner.of(issuer, jwk, clock);
+                    setting + ": the Secret key is missing"));
+            try {
+                return IdentitySigner.of(issuer, jwk, clock);
+            } catch (IllegalArgumentException e) {
+                // the signer's words never include the key's text; the setting tells the operator where to look
+                throw new IllegalArgumentException(setting + ": " + e.getMessage());
+            }
         }
         return IdentitySigner.generated(issuer, clock);
     }

@@ -2,6 +2,7 @@ package dev.switchboard.app;
 
 import dev.switchboard.chat.slack.SlackRoutes;
 import dev.switchboard.chat.web.WebChatRoutes;
+import dev.switchboard.console.ConsoleRoutes;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.GatewayHandler;
 import dev.switchboard.mcp.McpDoor;
@@ -56,7 +57,7 @@ final class Routes {
     /** What the main port's table routes to, built by {@link SwitchboardApp}. */
     record Features(Readiness readiness, PrometheusMeterRegistry meters, MetricsAccess metrics, RegistryRoutes registry,
             CardRoutes cards, GatewayHandler gateway, WebChatRoutes web, SlackRoutes slack, TriggerRoutes triggers,
-            McpDoor mcp) {}
+            McpDoor mcp, ConsoleRoutes console) {}
 
     private Routes() {}
 
@@ -122,6 +123,17 @@ final class Routes {
         t.post("/triggers/:name", JsonHttp.bodyOf(TriggerRoutes.MAX_BODY), f.triggers()::deliver);
         t.any("/triggers/:name", TriggerRoutes::wrongMethod);
         t.failure("/triggers/*", TriggerRoutes::failed);
+
+        // the operator's console (issue 27): its API asks what /metrics asks; its page, like the chat's, holds no data
+        ConsoleRoutes console = f.console();
+        t.any("/console/api/*", console::guard);
+        t.get("/console/api/agents", console::agents);
+        t.get("/console/api/agents/:agentId", console::agent);
+        t.get("/console/api/bridge", console::bridge);
+        t.get("/console/api/resources", console::resources);
+        t.any("/console/api/*", ConsoleRoutes::noSuchPath);
+        t.get("/console", ConsoleRoutes::redirect);
+        t.get("/console/*", WebChatRoutes::noFraming, ConsoleRoutes.page());
 
         // the page answers any GET the routes above did not take, and hands on a path it has no file for
         t.get("/*", WebChatRoutes::noFraming, WebChatRoutes.page());

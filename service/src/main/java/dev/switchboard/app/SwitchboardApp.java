@@ -14,6 +14,8 @@ import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.Compat;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.console.ConsoleRoutes;
+import dev.switchboard.console.ResourceStatus;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
@@ -48,6 +50,7 @@ import io.vertx.ext.web.Router;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +85,7 @@ public final class SwitchboardApp {
     private final Triggers triggers;
     /** The MCP door; null when Server.spec.mcp.enabled is false. */
     private McpDoor mcp;
+    private ConsoleRoutes console;
     /** what the main port serves, in order */
     private List<Routes.Route> routes;
     private SwitchboardServer server;
@@ -240,7 +244,9 @@ public final class SwitchboardApp {
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         CallerMetrics callerMetrics = new CallerMetrics(meters);
+        ConsoleRoutes console = Console.create(vertx, config, registry, cards, gatewayMetrics, bridge.store(), clock);
         registry.onRemoved(id -> {
+            console.forget(id);
             gatewayMetrics.forget(id);
             callerMetrics.forget(id);
             cards.forget(id);
@@ -277,7 +283,7 @@ public final class SwitchboardApp {
                         new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(),
                                 config.server().insecure()), auth, clock),
                 slack.eventsRoutes(vertx).orElse(null),
-                new TriggerRoutes(vertx, triggers), mcp);
+                new TriggerRoutes(vertx, triggers), mcp, console);
         List<Routes.Route> routes = Routes.main(features);
         Router router = Routes.router(vertx, routes);
 
@@ -291,6 +297,7 @@ public final class SwitchboardApp {
         }
         app.routes = routes;
         app.mcp = mcp;
+        app.console = console;
         app.access = access;
         app.server = server;
         app.opsServer = opsServer;
@@ -337,11 +344,19 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
+        if (console != null) {
+            console.dialects(Console.dialects(live), true); // only watch mode applies
+        }
         access.replace(grants(live));
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();
         }
+    }
+
+    /** Watch mode's resources and their Ready conditions, for the console. */
+    public void resourceStatuses(Supplier<List<ResourceStatus>> statuses) {
+        console.resourceStatuses(statuses);
     }
 
     public Vertx vertx() {
@@ -420,6 +435,9 @@ public final class SwitchboardApp {
     public Future<Void> close() {
         if (mcp != null) {
             mcp.close();
+        }
+        if (console != null) {
+            console.close();
         }
         if (expiryTimer != -1) {
             vertx.cancelTimer(expiryTimer);

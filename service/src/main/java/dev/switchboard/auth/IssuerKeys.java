@@ -120,7 +120,7 @@ final class IssuerKeys {
     private void failed(String why) {
         lastFailure = why;
         LOG.warn("JWKS of issuer {} could not be fetched from {}: {}; the keys kept so far stay in use",
-                issuer.issuer(), issuer.jwksUri(), why);
+                issuer.issuer(), JwtIssuer.printable(issuer.jwksUri()), why);
     }
 
     /** The document's text: HTTP 200, at most {@value #MAX_JWKS_BYTES} bytes, within {@link #FETCH_TIMEOUT}. */
@@ -132,9 +132,16 @@ final class IssuerKeys {
                 sent[0].reset();
             }
         });
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.GET)
-                .setAbsoluteURI(issuer.jwksUri().toString()).setFollowRedirects(false)
-                .putHeader("Accept", "application/json, application/jwk-set+json");
+        RequestOptions options;
+        try {
+            options = new RequestOptions().setMethod(HttpMethod.GET)
+                    .setAbsoluteURI(issuer.jwksUri().toString()).setFollowRedirects(false)
+                    .putHeader("Accept", "application/json, application/jwk-set+json");
+        } catch (RuntimeException e) {
+            // a URI the client does not take fails this fetch (a 401 for the token), never the caller's request
+            result.tryFail("the jwksUri is not one the HTTP client takes");
+            return result.future().onComplete(done -> vertx.cancelTimer(timer));
+        }
         client.request(options).compose(request -> {
             sent[0] = request;
             return request.send();

@@ -25,6 +25,16 @@ public record JwtIssuer(String issuer, List<String> audiences, URI jwksUri, Stri
 
     @Override
     public String toString() {
-        return "JwtIssuer[issuer=" + issuer + ", audiences=" + audiences + ", jwksUri=" + jwksUri + "]";
+        return "JwtIssuer[issuer=" + issuer + ", audiences=" + audiences + ", jwksUri="
+                + (jwksUri == null ? null : printable(jwksUri)) + "]";
+    }
+
+    /**
+     * A URI as logs and errors show it: scheme, host, port and path. A jwksUri may carry credentials (user info, or a
+     * key in its query), and secrets never reach logs or errors.
+     */
+    public static String printable(URI uri) {
+        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
+                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + (uri.getRawQuery() == null ? "" : "?…");
     }
 }

@@ -12,6 +12,7 @@ import com.nimbusds.jwt.SignedJWT;
 import dev.switchboard.auth.Caller;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import java.text.ParseException;
@@ -22,6 +23,7 @@ import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +34,11 @@ import org.slf4j.LoggerFactory;
  * {@link #CLOCK_SKEW}, an {@code aud} naming one of the issuer's audiences, and the caller claim a string. A verified
  * token is a {@link Caller} of kind JWT; a refused one an {@link InvalidToken} saying which rule it broke.
  *
- * <p>A token with a known key is decided at once, on the calling thread; one whose {@code kid} is unknown waits for the
- * issuer's JWKS to be fetched again (see {@link IssuerKeys}).
+ * <p>A token verified lately is decided at once from a cache ({@link VerifiedTokens}); any other has its claims checked on
+ * the calling thread and its signature on a small worker pool (half the processors), at most
+ * {@value #MAX_CHECKS_WAITING} at a time, past which it is refused as {@link TokenChecksBusy}: a flood of forged
+ * tokens costs at most those threads, never the event loops that serve API keys and cached tokens. One whose
+ * {@code kid} is unknown waits for the issuer's JWKS to be fetched again (see {@link IssuerKeys}).
  */
 public final class JwtVerifier {
 
@@ -45,7 +50,12 @@ public final class JwtVerifier {
     /** The longest caller id taken from a claim. */
     static final int MAX_CALLER_CHARS = 256;
 
+    /** Signature checks queued or running at most; past it a token is answered "busy" (429), not checked. */
+    static final int MAX_CHECKS_WAITING = 64;
+
     private final Map<String, IssuerKeys> issuers = new HashMap<>();
+    private final WorkerExecutor checks;
+    private final AtomicInteger checking = new AtomicInteger();
     private final VerifiedTokens verified = new VerifiedTokens();
     private final Clock clock;
     private final HttpClient client;
@@ -57,6 +67,8 @@ public final class JwtVerifier {
      */
     public JwtVerifier(Vertx vertx, List<JwtIssuer> issuers, Clock clock, Duration minRefetchInterval) {
         this.clock = clock;
+        this.checks = vertx.createSharedWorkerExecutor("switchboard-jwt-checks",
+                Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
         this.client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout((int) IssuerKeys.FETCH_TIMEOUT.toMillis())
                 .setIdleTimeout((int) IssuerKeys.FETCH_TIMEOUT.toSeconds())
@@ -65,8 +77,9 @@ public final class JwtVerifier {
             try {
                 this.issuers.put(i.issuer(), new IssuerKeys(i, vertx, client, minRefetchInterval));
             } catch (ParseException e) {
-                throw new IllegalArgumentException("the inline jwks of issuer " + i.issuer() + " is not a JWKS: "
-                        + e.getMessage());
+                // not the parser's words: they may quote the document, and a JWKS pasted by mistake may hold a private key
+                throw new IllegalArgumentException("the inline jwks of issuer " + i.issuer()
+                        + " is not a JWKS document (a JSON object with \"keys\")");
             }
         }
     }
@@ -79,6 +92,7 @@ public final class JwtVerifier {
 
     public void close() {
         client.close();
+        checks.close();
     }
 
     /** Whether a bearer token has a JWS's shape (three parts, the first a JSON object's base64url): cheap, no parsing. */
@@ -117,30 +131,48 @@ public final class JwtVerifier {
             return Future.failedFuture(new InvalidToken("unknown key: no key of issuer " + keys.issuer().issuer()
                     + " matches the token's kid and alg" + (failure == null ? "" : " (its JWKS could not be fetched)")));
         }
+        JwtIssuer issuer = keys.issuer();
+        Caller caller;
+        long expires;
         try {
-            return Future.succeededFuture(check(token, parsed, keys.issuer(), candidates));
+            // the claims first: they cost nothing, a signature check up to a millisecond (ES256 on JDK 17)
+            expires = expiry(parsed.claims(), issuer);
+            caller = caller(token, parsed.claims(), issuer);
         } catch (InvalidToken e) {
             return Future.failedFuture(e);
         }
+        if (checking.incrementAndGet() > MAX_CHECKS_WAITING) {
+            checking.decrementAndGet();
+            return Future.failedFuture(TokenChecksBusy.INSTANCE);
+        }
+        // off the event loop, on a pool smaller than the machine: forged tokens cannot stall every other caller
+        return checks.executeBlocking(() -> signed(parsed, candidates), false)
+                .andThen(done -> checking.decrementAndGet())
+                .compose(signed -> {
+                    if (!signed) {
+                        return Future.failedFuture(new InvalidToken("bad signature: the token is not signed by issuer "
+                                + issuer.issuer()));
+                    }
+                    verified.put(token, caller, expires, clock.millis());
+                    return Future.succeededFuture(caller);
+                });
     }
 
-    private Caller check(String token, Parsed parsed, JwtIssuer issuer, List<VerificationKeys.Key> candidates)
-            throws InvalidToken {
-        boolean signed = false;
+    private static boolean signed(Parsed parsed, List<VerificationKeys.Key> candidates) {
         for (VerificationKeys.Key k : candidates) {
             try {
                 if (parsed.jwt().verify(k.verifier())) {
-                    signed = true;
-                    break;
+                    return true;
                 }
             } catch (JOSEException | RuntimeException e) {
                 // a signature of the wrong length or form: not verified by this key
             }
         }
-        if (!signed) {
-            throw new InvalidToken("bad signature: the token is not signed by issuer " + issuer.issuer());
-        }
-        JWTClaimsSet claims = parsed.claims();
+        return false;
+    }
+
+    /** When a token whose exp, nbf and aud hold stops being accepted (its exp plus the skew). */
+    private long expiry(JWTClaimsSet claims, JwtIssuer issuer) throws InvalidToken {
         long now = clock.millis();
         long skew = CLOCK_SKEW.toMillis();
         Date exp;
@@ -166,14 +198,16 @@ public final class JwtVerifier {
             throw new InvalidToken("wrong audience: aud names none of the audiences this server accepts from issuer "
                     + issuer.issuer());
         }
+        return exp.getTime() + skew;
+    }
+
+    private static Caller caller(String token, JWTClaimsSet claims, JwtIssuer issuer) throws InvalidToken {
         Object id = claims.getClaim(issuer.claimsToCaller());
         if (!(id instanceof String s) || s.isBlank() || s.length() > MAX_CALLER_CHARS) {
             throw new InvalidToken("missing claim: " + issuer.claimsToCaller() + " must be a string of 1 to "
                     + MAX_CALLER_CHARS + " characters (the caller's id)");
         }
-        Caller caller = new Caller(s, Caller.Kind.JWT, ClaimValues.of(claims.toJSONObject()), token);
-        verified.put(token, caller, exp.getTime() + skew, now);
-        return caller;
+        return new Caller(s, Caller.Kind.JWT, ClaimValues.of(claims.toJSONObject()), token);
     }
 
     /** What is read before any key: the header's algorithm and key id, the claims (unverified yet), the issuer. */

@@ -400,7 +400,9 @@ public final class ResourceSchemas {
                                         r.maxRegistrations()),
                                 "allowedHosts", new TextList("CIDR blocks and host patterns registered agents may "
                                         + "point at; empty: any but link-local and metadata addresses.", 0,
-                                        List.of("10.20.0.0/16", "*.agents.svc.cluster.local"))), List.of()),
+                                        List.of("10.20.0.0/16", "*.agents.svc.cluster.local")),
+                                "probeInterval", span("While the console (/console) is in use, how often every agent's "
+                                        + "card is fetched to show it reachable or not.", r.probeInterval(), "10s")), List.of()),
                         "mcp", obj("The MCP door at /mcp: every registered agent as MCP tools, with the "
                                 + "gateway's credentials and limits.", fields(
                                 "enabled", new Flag("Serve /mcp; it asks the same API keys as the gateway and reaches "

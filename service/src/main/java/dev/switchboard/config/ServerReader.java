@@ -218,7 +218,7 @@ final class ServerReader {
                         + "' is neither a CIDR block (10.0.0.0/8) nor a host pattern (agents.example.com, *.example.com)");
             }
         }
-        return new RegistrySettings(allowedHosts, r.wholeInt("maxRegistrations"));
+        return new RegistrySettings(allowedHosts, r.wholeInt("maxRegistrations"), r.span("probeInterval"));
     }
 
     /** spec.auth: JWT issuers (each once, with exactly one of jwksUri and jwks) and the caller-token signing key. */
@@ -242,15 +242,15 @@ final class ServerReader {
                 try {
                     jwksUri = java.net.URI.create(uri);
                 } catch (IllegalArgumentException e) {
-                    throw j.error("jwksUri", "'" + uri + "' is not a URL");
+                    throw j.error("jwksUri", "is not a URL");
                 }
                 String host = jwksUri.getHost() == null ? "" : jwksUri.getHost();
                 boolean https = "https".equalsIgnoreCase(jwksUri.getScheme());
                 boolean loopbackHttp = "http".equalsIgnoreCase(jwksUri.getScheme())
                         && (host.equalsIgnoreCase("localhost") || Addresses.isLoopbackOnly(host));
                 if (jwksUri.getHost() == null || !(https || loopbackHttp)) {
-                    throw j.error("jwksUri", "'" + uri + "' must be an https URL (http only on loopback): keys "
-                            + "fetched in clear could be replaced on the way");
+                    throw j.error("jwksUri", "'" + JwtIssuer.printable(jwksUri) + "' must be an https URL (http only "
+                            + "on loopback): keys fetched in clear could be replaced on the way");
                 }
             }
             List<String> audiences = j.trimmedTexts("audiences");

@@ -3,6 +3,7 @@ package dev.switchboard.gateway;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.switchboard.auth.Caller;
 import dev.switchboard.auth.CallerAuth;
+import dev.switchboard.auth.TokenChecksBusy;
 import dev.switchboard.auth.Unauthorized;
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
@@ -242,6 +243,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         if (caller.succeeded()) {
             span.caller(caller.result());
             then.accept(caller.result());
+            return;
+        }
+        if (caller.cause() instanceof TokenChecksBusy busy) {
+            // 429, not 503: the load is callers' (new tokens faster than they can be checked), not an agent's
+            metrics.record("unknown", null, GatewayMetrics.Outcome.RATE_LIMITED, -1);
+            span.end("unknown", null, GatewayMetrics.Outcome.RATE_LIMITED, 429);
+            GatewayReplies.unread(request, new GatewayException(null, GatewayErrorCodes.RATE_LIMITED, busy.getMessage(),
+                    GatewayException.Kind.TRANSPORT_RETRYABLE), 429, true);
             return;
         }
         String challenge = caller.cause() instanceof Unauthorized u ? u.challenge() : "Bearer";

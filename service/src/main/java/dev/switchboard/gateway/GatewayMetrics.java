@@ -107,8 +107,24 @@ public final class GatewayMetrics {
         return i != null ? i : KUBEMQ_METHODS.size() - 1;
     }
 
+    /** Who else hears of every call's outcome (the console's rolling per-agent figures). */
+    public interface CallObserver {
+        void call(String agentId, boolean ok, long nanos);
+    }
+
+    private volatile CallObserver observer;
+
+    /** Every call {@link #record}ed is told to {@code o} too, on the thread that records it. */
+    public void observe(CallObserver o) {
+        this.observer = o;
+    }
+
     /** A call's outcome, counted as a request (once per call) and, given nanos ≥ 0, timed. */
     public void record(String agentId, String method, Outcome outcome, long nanos) {
+        CallObserver o = observer;
+        if (o != null) {
+            o.call(agentId, outcome == Outcome.OK, nanos);
+        }
         AgentMeters m = meters(agentId);
         m.outcome(method, outcome, nanos);
         if (kubemq) {

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.cli.Main;
 import dev.switchboard.protocol.Json;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -23,22 +23,23 @@ import picocli.CommandLine;
 @ServerTest
 class CheckCommandTest {
 
-    static Vertx vertx;
+    static SwitchboardFixture agents;
     static TestAgent good;
     static TestAgent bad;
 
     @BeforeAll
-    static void start() throws Exception {
-        vertx = Vertx.vertx();
-        good = CheckRig.await(TestAgent.start(vertx, WellBehavedAgentCheckTest.wellBehaved(), 0));
-        bad = CheckRig.await(TestAgent.start(vertx, TestAgentOptions.echo("bad").withDefaultBehavior("/newcontext"), 0));
+    static void start() {
+        agents = SwitchboardFixture.builder()
+                .agent("good", WellBehavedAgentCheckTest.wellBehaved())
+                .agent("bad", TestAgentOptions.echo("bad").withDefaultBehavior("/newcontext"))
+                .agentsOnly().start();
+        good = agents.agent("good");
+        bad = agents.agent("bad");
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        CheckRig.await(good.close());
-        CheckRig.await(bad.close());
-        CheckRig.await(vertx.close());
+    static void stop() {
+        agents.close();
     }
 
     record Run(int code, String out, String err) {}

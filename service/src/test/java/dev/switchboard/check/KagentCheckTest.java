@@ -1,11 +1,12 @@
 package dev.switchboard.check;
 
-import static dev.switchboard.check.CheckRig.onlyFails;
-import static dev.switchboard.check.CheckRig.passesBut;
+import static dev.switchboard.check.ReportAssertions.onlyFails;
+import static dev.switchboard.check.ReportAssertions.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -25,8 +26,18 @@ class KagentCheckTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        CheckRig.await(vertx.close());
+    static void stop() {
+        vertx.close().await();
+    }
+
+    /** The testkit agent with {@code options} where kagent serves it, {@code <url>/agents/default/sre}. */
+    static SwitchboardFixture served(TestAgentOptions options) {
+        return SwitchboardFixture.builder().vertx(vertx).kagentAgent("sre", options).agentsOnly().start();
+    }
+
+    static CheckReport check(SwitchboardFixture served) {
+        return Checker.run(vertx, new CheckRequest(served.url("sre"), dev.switchboard.bridge.engine.Dialect.KAGENT_V1, "default", "sre", null, null, null,
+                CheckLimits.quickCheck()));
     }
 
     static TestAgentOptions kagent() {
@@ -35,8 +46,12 @@ class KagentCheckTest {
 
     @Test
     void theTestkitsKagentAgentPassesTheHitlRowAndEveryOther() throws Exception {
-        Recorder recorder = new Recorder();
-        CheckReport report = CheckRig.kagent(vertx, kagent(), recorder);
+        Recorder recorder;
+        CheckReport report;
+        try (SwitchboardFixture served = served(kagent())) {
+            recorder = served.kagentAgent("sre").recorder();
+            report = check(served);
+        }
         passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP);
         // as the bridge does: every call after the card asks for the extension the card lists
         assertThat(recorder.rpcRequests()).isNotEmpty()
@@ -49,8 +64,12 @@ class KagentCheckTest {
 
     @Test
     void aKagentAgentWithoutTheExtensionOnItsCardFailsKagentHitlExtension() throws Exception {
-        Recorder recorder = new Recorder();
-        CheckReport report = CheckRig.kagent(vertx, kagent().withKagentHitl(false), recorder);
+        Recorder recorder;
+        CheckReport report;
+        try (SwitchboardFixture served = served(kagent().withKagentHitl(false))) {
+            recorder = served.kagentAgent("sre").recorder();
+            report = check(served);
+        }
         assertThat(recorder.rpcRequests()).isNotEmpty().allSatisfy(r -> assertThat(r.requestedExtensions()).isEmpty());
         onlyFails(report, RowId.KAGENT_HITL_EXTENSION, Verdict.FAIL, "do not list https://kagent.dev/extensions/hitl/v1");
     }
@@ -59,7 +78,10 @@ class KagentCheckTest {
     void kagentV1SpeaksTheHitlExtensionEvenWhenTheCardMarksItRequired() throws Exception {
         var required = new dev.switchboard.protocol.model.AgentExtension(
                 dev.switchboard.protocol.kagent.Hitl.URI, "hitl", true, null);
-        CheckReport report = CheckRig.kagent(vertx, kagent().withExtensions(java.util.List.of(required)));
+        CheckReport report;
+        try (SwitchboardFixture served = served(kagent().withExtensions(java.util.List.of(required)))) {
+            report = check(served);
+        }
         passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP);
         assertThat(report.row(RowId.DISCOVERY_EXTENSIONS).reason()).contains("which kagent-v1 speaks");
     }

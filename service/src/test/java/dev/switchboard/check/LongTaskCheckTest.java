@@ -1,9 +1,10 @@
 package dev.switchboard.check;
 
-import static dev.switchboard.check.CheckRig.onlyFails;
+import static dev.switchboard.check.ReportAssertions.onlyFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.time.Duration;
@@ -28,13 +29,17 @@ class LongTaskCheckTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        CheckRig.await(vertx.close());
+    static void stop() {
+        vertx.close().await();
     }
 
-    static CheckReport check(String behavior, CheckLimits limits) throws Exception {
-        return CheckRig.check(vertx, TestAgentOptions.echo("long").withDefaultBehavior(behavior).withDedupe(true),
-                url -> CheckRequest.of(url, limits));
+    /** Checks a testkit agent whose default behaviour is {@code behavior}, started for the check alone. */
+    static CheckReport check(String behavior, CheckLimits limits) {
+        try (SwitchboardFixture agents = SwitchboardFixture.builder().vertx(vertx)
+                .agent("long", TestAgentOptions.echo("long").withDefaultBehavior(behavior).withDedupe(true))
+                .agentsOnly().start()) {
+            return Checker.run(vertx, CheckRequest.of(agents.url("long"), limits));
+        }
     }
 
     @Test

@@ -1,14 +1,16 @@
 package dev.switchboard.check;
 
-import static dev.switchboard.check.CheckRig.onlyFails;
+import static dev.switchboard.check.ReportAssertions.onlyFails;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.protocol.A2aMethod;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.time.Duration;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.Test;
 @ServerTest
 class MisbehavingAgentCheckTest {
 
+    static final CheckLimits QUICK = CheckLimits.quickCheck();
+
     static Vertx vertx;
 
     @BeforeAll
@@ -28,8 +32,20 @@ class MisbehavingAgentCheckTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        CheckRig.await(vertx.close());
+    static void stop() {
+        vertx.close().await();
+    }
+
+    /** Checks the testkit agent with {@code options} (--quick unless {@code request} says otherwise), started for it alone. */
+    static CheckReport check(TestAgentOptions options, Function<String, CheckRequest> request) {
+        try (SwitchboardFixture agents = SwitchboardFixture.builder().vertx(vertx).agent("checked", options)
+                .agentsOnly().start()) {
+            return Checker.run(vertx, request.apply(agents.url("checked")));
+        }
+    }
+
+    static CheckReport quick(TestAgentOptions options) {
+        return check(options, url -> CheckRequest.of(url, QUICK));
     }
 
     /** The well-behaved agent with one thing changed. */
@@ -43,7 +59,7 @@ class MisbehavingAgentCheckTest {
 
     @Test
     void aCardWithoutStreamingFailsDiscoveryStreamingAndNothingIsSent() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withStreaming(false));
+        CheckReport report = quick(good().withStreaming(false));
         onlyFails(report, RowId.DISCOVERY_STREAMING, Verdict.FAIL, "agent card does not declare streaming");
         assertThat(report.row(RowId.METHODS_SEND_STREAMING).verdict()).isEqualTo(Verdict.SKIP);
         assertThat(report.row(RowId.METHODS_SEND_STREAMING).reason()).contains("see discovery.streaming");
@@ -51,20 +67,20 @@ class MisbehavingAgentCheckTest {
 
     @Test
     void aCardWithNoJsonRpcInterfaceFailsItsRow() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withInterfaceBinding("GRPC"));
+        CheckReport report = quick(good().withInterfaceBinding("GRPC"));
         onlyFails(report, RowId.DISCOVERY_JSONRPC_INTERFACE, Verdict.FAIL, "agent card lists no JSON-RPC interface");
     }
 
     @Test
     void aRequiredExtensionA2aDoesNotSpeakFailsDiscoveryExtensions() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withRequiredExtension("urn:example:needed"));
+        CheckReport report = quick(good().withRequiredExtension("urn:example:needed"));
         onlyFails(report, RowId.DISCOVERY_EXTENSIONS, Verdict.FAIL, "agent requires an unsupported extension");
         assertThat(report.row(RowId.DISCOVERY_EXTENSIONS).reason()).contains("urn:example:needed");
     }
 
     @Test
     void aRedirectFailsTransportNoRedirect() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/redirect 307 http://127.0.0.1:9/elsewhere"));
+        CheckReport report = quick(agent("/redirect 307 http://127.0.0.1:9/elsewhere"));
         onlyFails(report, RowId.TRANSPORT_NO_REDIRECT, Verdict.FAIL, "HTTP 307");
         assertThat(report.row(RowId.TRANSPORT_NO_REDIRECT).reason()).contains("follows no redirect");
         assertThat(report.row(RowId.METHODS_SEND_STREAMING).reason()).contains("see transport.no-redirect");
@@ -73,22 +89,22 @@ class MisbehavingAgentCheckTest {
     @Test
     void headersThatComeTooLateFailTransportHeadersAndTheCheckDoesNotHang() throws Exception {
         // the seed's limit is 30 s; the test injects 5 s against an agent that holds its headers for 20 s
-        CheckReport report = CheckRig.check(vertx, agent("/hold 20000"),
-                url -> CheckRequest.of(url, CheckRig.QUICK.withHeadersTimeout(Duration.ofSeconds(5))));
+        CheckReport report = check(agent("/hold 20000"),
+                url -> CheckRequest.of(url, QUICK.withHeadersTimeout(Duration.ofSeconds(5))));
         onlyFails(report, RowId.TRANSPORT_HEADERS_IN_30S, Verdict.FAIL, "lost connection");
         assertThat(report.took()).isLessThan(Duration.ofSeconds(19));
     }
 
     @Test
     void anAgentThatNeverAnswersFailsWithAReasonInsteadOfHanging() throws Exception {
-        CheckReport report = CheckRig.check(vertx, agent("/silence"),
-                url -> CheckRequest.of(url, CheckRig.QUICK.withHeadersTimeout(Duration.ofSeconds(5))));
+        CheckReport report = check(agent("/silence"),
+                url -> CheckRequest.of(url, QUICK.withHeadersTimeout(Duration.ofSeconds(5))));
         onlyFails(report, RowId.TRANSPORT_HEADERS_IN_30S, Verdict.FAIL, "no response headers within 5.0 s");
     }
 
     @Test
     void aStreamEndingOnAStatusUpdateWarnsThatGetTaskSettlesTheTurn() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/echo"));
+        CheckReport report = quick(agent("/echo"));
         onlyFails(report, RowId.REPLIES_ENDS_WITH_FULL_TASK, Verdict.WARN,
                 "the stream ended with a status update (status-update(completed)), not a full Task");
         assertThat(report.row(RowId.REPLIES_ENDS_WITH_FULL_TASK).reason())
@@ -97,47 +113,47 @@ class MisbehavingAgentCheckTest {
 
     @Test
     void aStreamEndingOnAnUnsettledTaskWarnsToo() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/end 1 /slow 300"));
+        CheckReport report = quick(agent("/end 1 /slow 300"));
         onlyFails(report, RowId.REPLIES_ENDS_WITH_FULL_TASK, Verdict.WARN, "an unsettled Task (Task(");
         assertThat(report.row(RowId.METHODS_GET_TASK).verdict()).isEqualTo(Verdict.PASS);
     }
 
     @Test
     void aBareMessageFailsReplesTaskEvents() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/message"));
+        CheckReport report = quick(agent("/message"));
         onlyFails(report, RowId.REPLIES_TASK_EVENTS, Verdict.FAIL, "the agent could not be reached");
         assertThat(report.row(RowId.REPLIES_TASK_EVENTS).reason()).contains("Message(");
     }
 
     @Test
     void eventsWithoutAContextIdFailRepliesNamesTaskAndContext() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/nocontext"));
+        CheckReport report = quick(agent("/nocontext"));
         onlyFails(report, RowId.REPLIES_NAMES_TASK_AND_CONTEXT, Verdict.FAIL, "names no contextId");
         assertThat(report.row(RowId.REPLIES_NAMES_TASK_AND_CONTEXT).reason()).contains("the turn is sent again");
     }
 
     @Test
     void eventsWithoutIdsFailRepliesNamesTaskAndContext() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/noids"));
+        CheckReport report = quick(agent("/noids"));
         onlyFails(report, RowId.REPLIES_NAMES_TASK_AND_CONTEXT, Verdict.FAIL, "task.id: missing");
         assertThat(report.row(RowId.REPLIES_NAMES_TASK_AND_CONTEXT).reason()).contains("the turn is sent again");
     }
 
     @Test
     void aNewContextOnEveryTurnFailsRepliesKeepsContext() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/newcontext"));
+        CheckReport report = quick(agent("/newcontext"));
         onlyFails(report, RowId.REPLIES_KEEPS_CONTEXT, Verdict.FAIL, "The agent no longer has this conversation");
     }
 
     @Test
     void aTaskCompletedWithoutArtifactTextFailsRepliesArtifactText() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/fulltask /empty"));
+        CheckReport report = quick(agent("/fulltask /empty"));
         onlyFails(report, RowId.REPLIES_ARTIFACT_TEXT, Verdict.FAIL, "The agent finished without any output.");
     }
 
     @Test
     void busyWhenIdleFailsErrorsBusyOnlyWhenBusyAndTheCheckGoesOnAsTheBridgeWould() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, agent("/busy 1 /fulltask"));
+        CheckReport report = quick(agent("/busy 1 /fulltask"));
         onlyFails(report, RowId.ERRORS_BUSY_ONLY_WHEN_BUSY, Verdict.FAIL, "-32004");
         assertThat(report.row(RowId.ERRORS_BUSY_ONLY_WHEN_BUSY).reason())
                 .contains("sends the same message again after a backoff, for as long as it takes");
@@ -147,48 +163,47 @@ class MisbehavingAgentCheckTest {
 
     @Test
     void anAgentWithoutGetTaskFailsMethodsGetTask() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withUnimplemented(A2aMethod.GET_TASK));
+        CheckReport report = quick(good().withUnimplemented(A2aMethod.GET_TASK));
         onlyFails(report, RowId.METHODS_GET_TASK, Verdict.FAIL, "-32601");
         assertThat(report.row(RowId.METHODS_GET_TASK).reason()).contains("cannot finish");
     }
 
     @Test
     void anAgentWithoutSubscribeWarnsThatLiveTextStops() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withUnimplemented(A2aMethod.SUBSCRIBE_TO_TASK));
+        CheckReport report = quick(good().withUnimplemented(A2aMethod.SUBSCRIBE_TO_TASK));
         onlyFails(report, RowId.METHODS_SUBSCRIBE, Verdict.WARN, "live text stops");
     }
 
     @Test
     void anAgentWithoutCancelFailsMethodsCancel() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withCancelable(false));
+        CheckReport report = quick(good().withCancelable(false));
         onlyFails(report, RowId.METHODS_CANCEL, Verdict.FAIL, "the task keeps running on the agent");
     }
 
     @Test
     void anAgentWithoutListTasksFailsMethodsListTasks() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withUnimplemented(A2aMethod.LIST_TASKS));
+        CheckReport report = quick(good().withUnimplemented(A2aMethod.LIST_TASKS));
         onlyFails(report, RowId.METHODS_LIST_TASKS, Verdict.FAIL, "the turn fails after 15 minutes");
     }
 
     @Test
     void aTaskLeftRunningBesideTheTurnsFailsSessionsOneTaskPerContextAndTheCheckCancelsIt() throws Exception {
-        TestAgent agent = CheckRig.await(TestAgent.start(vertx, agent("/linger"), 0));
-        try {
-            CheckReport report = Checker.run(vertx, CheckRequest.of(agent.url(), CheckRig.QUICK));
+        try (SwitchboardFixture agents = SwitchboardFixture.builder().vertx(vertx).agent("checked", agent("/linger"))
+                .agentsOnly().start()) {
+            TestAgent agent = agents.agent("checked");
+            CheckReport report = Checker.run(vertx, CheckRequest.of(agent.url(), QUICK));
             onlyFails(report, RowId.SESSIONS_ONE_TASK_PER_CONTEXT, Verdict.FAIL, "still running");
             assertThat(report.row(RowId.SESSIONS_ONE_TASK_PER_CONTEXT).reason())
                     .contains("Switchboard sends no new turn into a context while a task of it runs");
             // the tasks the agent left working in the checker's contexts are cancelled: one per turn that ran
             assertThat(report.cancelled()).hasSizeGreaterThanOrEqualTo(2);
             assertThat(agent.recorder().rpcMethods()).contains("CancelTask");
-        } finally {
-            CheckRig.await(agent.close());
         }
     }
 
     @Test
     void anAgentThatRunsARepeatedMessageIdAgainWarns() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, good().withDedupe(false));
+        CheckReport report = quick(good().withDedupe(false));
         onlyFails(report, RowId.SESSIONS_REPEATED_MESSAGE_ID, Verdict.WARN, "ran the turn twice");
     }
 }

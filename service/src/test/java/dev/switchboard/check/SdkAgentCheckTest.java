@@ -1,6 +1,6 @@
 package dev.switchboard.check;
 
-import static dev.switchboard.check.CheckRig.passesBut;
+import static dev.switchboard.check.ReportAssertions.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.bridge.it.SdkAgent;
@@ -35,14 +35,14 @@ class SdkAgentCheckTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        CheckRig.await(vertx.close());
+    static void stop() {
+        vertx.close().await();
     }
 
     @Test
     void theSdkAgentSpeaking10And03() throws Exception {
         try (SdkAgent agent = SdkAgent.start("1.0,0.3", logs)) {
-            CheckReport report = Checker.run(vertx, CheckRequest.of(agent.rpcUrl, CheckRig.QUICK));
+            CheckReport report = Checker.run(vertx, CheckRequest.of(agent.rpcUrl, CheckLimits.quickCheck()));
             assertThat(report.version()).isEqualTo("1.0");
             passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP,
                     RowId.REPLIES_ENDS_WITH_FULL_TASK, Verdict.WARN, RowId.SESSIONS_REPEATED_MESSAGE_ID, Verdict.WARN);
@@ -53,7 +53,7 @@ class SdkAgentCheckTest {
     @Test
     void theSdkAgentSpeakingOnly03() throws Exception {
         try (SdkAgent agent = SdkAgent.start("0.3", logs)) {
-            CheckReport report = Checker.run(vertx, CheckRequest.of(agent.rpcUrl, CheckRig.QUICK));
+            CheckReport report = Checker.run(vertx, CheckRequest.of(agent.rpcUrl, CheckLimits.quickCheck()));
             assertThat(report.version()).isEqualTo("0.3");
             passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP, RowId.METHODS_LIST_TASKS, Verdict.SKIP,
                     RowId.REPLIES_ENDS_WITH_FULL_TASK, Verdict.WARN, RowId.SESSIONS_REPEATED_MESSAGE_ID, Verdict.WARN);

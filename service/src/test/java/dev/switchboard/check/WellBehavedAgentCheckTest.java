@@ -1,16 +1,18 @@
 package dev.switchboard.check;
 
-import static dev.switchboard.check.CheckRig.passesBut;
+import static dev.switchboard.check.ReportAssertions.passesBut;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.Test;
 /** A testkit agent that keeps the whole contract passes every row it can; the row ids are all there, in order. */
 @ServerTest
 class WellBehavedAgentCheckTest {
+
+    static final CheckLimits QUICK = CheckLimits.quickCheck();
 
     static Vertx vertx;
 
@@ -32,13 +36,25 @@ class WellBehavedAgentCheckTest {
     }
 
     @AfterAll
-    static void stop() throws Exception {
-        CheckRig.await(vertx.close());
+    static void stop() {
+        vertx.close().await();
+    }
+
+    /** Checks the testkit agent with {@code options} (--quick unless {@code request} says otherwise), started for it alone. */
+    static CheckReport check(TestAgentOptions options, Function<String, CheckRequest> request) {
+        try (SwitchboardFixture agents = SwitchboardFixture.builder().vertx(vertx).agent("checked", options)
+                .agentsOnly().start()) {
+            return Checker.run(vertx, request.apply(agents.url("checked")));
+        }
+    }
+
+    static CheckReport quick(TestAgentOptions options) {
+        return check(options, url -> CheckRequest.of(url, QUICK));
     }
 
     @Test
     void aWellBehaved10AgentPassesEveryRowButTheLongTaskOne() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, wellBehaved());
+        CheckReport report = quick(wellBehaved());
         passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP);
         assertThat(report.version()).isEqualTo("1.0");
         assertThat(report.exitCode()).isZero();
@@ -54,7 +70,7 @@ class WellBehavedAgentCheckTest {
 
     @Test
     void aWellBehaved03AgentPassesEveryRowItCanAndIsNeverAskedListTasks() throws Exception {
-        CheckReport report = CheckRig.quick(vertx, wellBehaved().withVersions(ProtocolVersion.V0_3));
+        CheckReport report = quick(wellBehaved().withVersions(ProtocolVersion.V0_3));
         passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP, RowId.METHODS_LIST_TASKS, Verdict.SKIP);
         assertThat(report.version()).isEqualTo("0.3");
         assertThat(report.row(RowId.METHODS_LIST_TASKS).reason()).contains("never asked ListTasks");
@@ -63,7 +79,7 @@ class WellBehavedAgentCheckTest {
     @Test
     void theTestkitsDefaultAgentOnlyWarnsWhereItBehavesAsA2aJsServersDo() throws Exception {
         // by default a testkit stream ends on its last status update and a repeated messageId runs again
-        CheckReport report = CheckRig.quick(vertx, TestAgentOptions.echo("echo"));
+        CheckReport report = quick(TestAgentOptions.echo("echo"));
         passesBut(report, RowId.REPLIES_EVENT_EVERY_5_MINUTES, Verdict.SKIP,
                 RowId.REPLIES_ENDS_WITH_FULL_TASK, Verdict.WARN, RowId.SESSIONS_REPEATED_MESSAGE_ID, Verdict.WARN);
         assertThat(report.row(RowId.REPLIES_ENDS_WITH_FULL_TASK).reason()).contains(
@@ -75,10 +91,11 @@ class WellBehavedAgentCheckTest {
 
     @Test
     void theCheckSendsTheTokenAndHeadersOnEveryCallAndLeavesNoTaskRunning() throws Exception {
-        TestAgent agent = CheckRig.await(TestAgent.start(vertx, wellBehaved(), 0));
-        try {
+        try (SwitchboardFixture agents = SwitchboardFixture.builder().vertx(vertx).agent("checked", wellBehaved())
+                .agentsOnly().start()) {
+            TestAgent agent = agents.agent("checked");
             CheckReport report = Checker.run(vertx, new CheckRequest(agent.url(), Dialect.A2A, null, null,
-                    java.util.Map.of("X-Team", "blue", "Authorization", "Basic old"), "s3cret", null, CheckRig.QUICK));
+                    java.util.Map.of("X-Team", "blue", "Authorization", "Basic old"), "s3cret", null, QUICK));
             assertThat(report.exitCode()).as(report.text()).isZero();
             List<RecordedRequest> requests = agent.recorder().requests();
             assertThat(requests).isNotEmpty().allSatisfy(r -> {
@@ -91,8 +108,6 @@ class WellBehavedAgentCheckTest {
             // every turn is one user message with one text part, and no send ever names a task
             assertThat(agent.recorder().rpcRequests().stream().filter(r -> "SendStreamingMessage".equals(r.rpcMethod())))
                     .allSatisfy(r -> assertThat(r.taskId()).isNull());
-        } finally {
-            CheckRig.await(agent.close());
         }
     }
 }

@@ -72,4 +72,22 @@ class CallerIdentityConfigTest {
                 + "jwksUri: 'https://login.example.com/jwks', jwks: '{\"keys\":[]}'}\n";
         assertThatThrownBy(() -> loader.parse(both, "t.yaml")).hasMessageContaining("exactly one of jwksUri and jwks");
     }
+
+    @Test
+    void aRefusedJwksUriIsNamedWithoutItsCredentials() {
+        String withCredentials = "kind: Server\nspec:\n  auth:\n    jwt:\n      - {issuer: i, audiences: [a], "
+                + "jwksUri: 'http://bob:hunter2-pw@login.example.com/jwks?api_key=sekrit-query'}\n";
+        assertThatThrownBy(() -> loader.parse(withCredentials, "t.yaml"))
+                .hasMessageContaining("spec.auth.jwt").hasMessageContaining("http://login.example.com/jwks")
+                .hasMessageNotContaining("hunter2").hasMessageNotContaining("sekrit");
+    }
+
+    @Test
+    void anInlineJwksThatIsNotOneIsRefusedWithoutQuotingIt() {
+        String bad = "kind: Server\nspec:\n  auth:\n    jwt:\n      - {issuer: i, audiences: [a], "
+                + "jwks: '{\"keys\":[{\"kty\":\"EC\",\"crv\":\"P-256\",\"d\":\"c2VjcmV0LXByaXZhdGUtcGFydA\"'}\n";
+        assertThatThrownBy(() -> loader.parse(bad, "t.yaml")).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("jwks").hasMessageContaining("not a JWKS document")
+                .hasMessageNotContaining("c2VjcmV0LXByaXZhdGUtcGFydA");
+    }
 }

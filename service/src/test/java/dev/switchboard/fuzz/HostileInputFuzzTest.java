@@ -9,11 +9,11 @@ import ch.qos.logback.core.AppenderBase;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.fuzz.Inputs.Input;
 import dev.switchboard.fuzz.Inputs.Target;
 import dev.switchboard.gateway.support.RawAgent;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
@@ -346,7 +346,7 @@ class HostileInputFuzzTest {
                 HostileAgent.MAX_RESPONSE_BYTES, echo.url(), SLACK_BOT_TOKEN, SLACK_APP_TOKEN, SlackInputs.LIVE_SECRET,
                 SlackInputs.DEAD_SECRET, TriggerInputs.TOKEN, slack.apiUrl(), SlackInputs.LIVE_CHANNEL,
                 SlackInputs.DEAD_CHANNEL);
-        app = SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml.replace("__JWKS__", JwtInputs.JWKS), "fuzz.yaml")).await();
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(yaml.replace("__JWKS__", JwtInputs.JWKS)).start().app();
         McpInputs.session = mcpSession(app.baseUrl());
         client = clientVertx.createHttpClient(new HttpClientOptions().setKeepAlive(false).setMaxInitialLineLength(65536)
                 .setMaxHeaderSize(65536).setIdleTimeout(TIMEOUT_MILLIS).setIdleTimeoutUnit(TimeUnit.MILLISECONDS),

@@ -42,6 +42,8 @@ class AccessPolicyTest {
     private static final String CI_KEY = "ci-key-policy-0123456789";
     private static final String OPS_KEY = "ops-key-policy-0123456789";
     private static final String ADMIN = "admin-token-policy-0123";
+    /** A key that no policy names. */
+    private static final String IDLE_KEY = "idle-key-policy-0123456789";
 
     @TempDir
     static Path dir;
@@ -59,7 +61,7 @@ class AccessPolicyTest {
         gated = new Harness(dir);
         echo = gated.agent(TestAgentOptions.echo("echo"));
         secret = gated.agent(TestAgentOptions.echo("secret"));
-        gated.apiKey("ci-bot", CI_KEY).apiKey("ops", OPS_KEY).adminToken(ADMIN)
+        gated.apiKey("ci-bot", CI_KEY).apiKey("ops", OPS_KEY).apiKey("idle", IDLE_KEY).adminToken(ADMIN)
                 .backend("echo", echo.url())
                 .backend("secret", secret.url())
                 .backend(new AgentBackendSpec("labelled", "default", echo.url(), Dialect.A2A, null, null, null, Map.of(),
@@ -157,6 +159,11 @@ class AccessPolicyTest {
         assertThat(agentIds(gated.http().get("/agents", "Authorization", "Bearer " + ADMIN).json()))
                 .as("the admin token sees them all").containsExactlyInAnyOrder("echo", "secret", "labelled", "tagged");
         assertThat(gated.http().get("/agents/secret", "Authorization", "Bearer " + CI_KEY).status()).isEqualTo(404);
+        assertThat(agentIds(gated.http().get("/agents", "Authorization", "Bearer " + IDLE_KEY).json()))
+                .as("a key no policy names sees no agent").isEmpty();
+        assertThat(gated.http().get("/agents/echo", "Authorization", "Bearer " + IDLE_KEY).status()).isEqualTo(404);
+        assertThat(gated.http().get("/agents", "Authorization", "Bearer not-a-key-at-all-0123").status())
+                .as("an unknown key is refused, not shown an empty list").isEqualTo(401);
         assertThat(gated.http().get("/agents/echo", "Authorization", "Bearer " + CI_KEY).status()).isEqualTo(200);
 
         JsonNode card = gated.http().get("/.well-known/agent-card.json", "Authorization", "Bearer " + OPS_KEY).json();

@@ -1,6 +1,6 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -23,7 +23,7 @@ class AccessPoliciesFollowTheClusterTest {
     private static final int FORBIDDEN = -31403;
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
+    final FakeCluster cluster = FakeCluster.withAgents("echo");
 
     @Test
     void accessPoliciesAreWatchedAndAppliedWithoutARestart() {

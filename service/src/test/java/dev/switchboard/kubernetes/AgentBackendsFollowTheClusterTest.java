@@ -1,6 +1,6 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -25,7 +25,7 @@ class AgentBackendsFollowTheClusterTest {
     private static final int AGENT_NOT_FOUND = -32002;
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("first", "second");
+    final FakeCluster cluster = FakeCluster.withAgents("first", "second");
 
     @Test
     void createdChangedAndDeletedAgentBackendsTakeEffectWithoutARestart() {

@@ -1,7 +1,7 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
-import static dev.switchboard.kubernetes.WatchModeFixture.webBinding;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
+import static dev.switchboard.kubernetes.FakeCluster.webBinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code SecretNotUsable} naming the label (and never whether the Secret has the key), is not in force, and nothing is
  * sent with it; taking the label off takes it out of force again. A SlackApp's Secrets are Switchboard's own and a
  * Trigger's token is only compared with what callers send, never sent: they need no label. (In the threat's
- * package's spirit, kept here: it needs the cluster of {@link WatchModeFixture}.)
+ * package's spirit, kept here: it needs the cluster of {@link FakeCluster}.)
  */
 @ServerTest
 class BackendsCannotBorrowUnlabelledSecretsTest {
@@ -36,7 +36,7 @@ class BackendsCannotBorrowUnlabelledSecretsTest {
     private static final String LABEL = "switchboard.dev/usable-by-backends";
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo")
+    final FakeCluster cluster = FakeCluster.withAgents("echo")
             .withSlack(FakeSlackOptions.defaults().withTokens("xoxb-own-bot-token-5a1e", "xapp-unused-app-token-0001"));
 
     @Test

@@ -1,6 +1,6 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FirstSyncGatesReadinessTest {
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
+    final FakeCluster cluster = FakeCluster.withAgents("echo");
 
     @Test
     void readyzWaitsForTheFirstSyncAndThenEveryResourceHasItsStatus() {
@@ -51,8 +51,7 @@ class FirstSyncGatesReadinessTest {
         KubernetesMockServer bare = new KubernetesMockServer(false);
         bare.init();
         try (var client = bare.createClient()) {
-            assertThatThrownBy(() -> WatchMode.start(cluster.vertx(), cluster.serverFile(), client,
-                            "agents", Duration.ofSeconds(60)))
+            assertThatThrownBy(() -> cluster.switchboard(cluster.serverFile(), client).start())
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageStartingWith("cannot list ")
                     .hasMessageContaining(".switchboard.dev in namespace agents: the API server does not know them "

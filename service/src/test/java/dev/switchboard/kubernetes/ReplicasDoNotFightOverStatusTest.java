@@ -1,6 +1,6 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ReplicasDoNotFightOverStatusTest {
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
+    final FakeCluster cluster = FakeCluster.withAgents("echo");
 
     @Test
     void aStatusBothReplicasAgreeOnIsNotRewrittenWhenTheyReconcileAgain() throws Exception {

@@ -1,7 +1,7 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
-import static dev.switchboard.kubernetes.WatchModeFixture.webBinding;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
+import static dev.switchboard.kubernetes.FakeCluster.webBinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -36,7 +36,7 @@ class ResourceStatusSaysWhatIsWrongTest {
             """;
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
+    final FakeCluster cluster = FakeCluster.withAgents("echo");
 
     @Test
     void anInvalidResourceIsReadyFalseWithTheLoadersMessageAndTheOthersStayReady() {

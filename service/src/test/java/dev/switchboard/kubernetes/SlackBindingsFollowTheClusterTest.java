@@ -1,6 +1,6 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -33,7 +33,7 @@ class SlackBindingsFollowTheClusterTest {
     private static final String SECOND = "C0SECOND1";
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo")
+    final FakeCluster cluster = FakeCluster.withAgents("echo")
             .withSlack(FakeSlackOptions.defaults().withTokens(BOT, "xapp-unused-app-token-0001"));
 
     String baseUrl;

@@ -1,7 +1,7 @@
 package dev.switchboard.kubernetes;
 
-import static dev.switchboard.kubernetes.WatchModeFixture.backend;
-import static dev.switchboard.kubernetes.WatchModeFixture.webBinding;
+import static dev.switchboard.kubernetes.FakeCluster.backend;
+import static dev.switchboard.kubernetes.FakeCluster.webBinding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,7 +29,7 @@ class TriggersFollowTheClusterTest {
     private static final String SECOND_TOKEN = "second-trigger-token-0123";
 
     @RegisterExtension
-    final WatchModeFixture cluster = WatchModeFixture.withAgents("echo");
+    final FakeCluster cluster = FakeCluster.withAgents("echo");
 
     ChatApi chat;
     String baseUrl;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.testing.ProcessTest;
@@ -66,7 +66,7 @@ class GracefulShutdownIT {
         agent = TestAgent.start(vertx, TestAgentOptions.echo("slow"), 0).await();
         Path config = dir.resolve("switchboard.yaml");
         Path store = dir.resolve("drain.db");
-        Files.writeString(config, BridgeConfig.server(store, "http: {shutdownGracePeriod: " + GRACE.toSeconds() + "s}")
+        Files.writeString(config, ConfigYaml.server(store, "http: {shutdownGracePeriod: " + GRACE.toSeconds() + "s}")
                 .webBackend("slow", agent.url(), null)
                 .yaml());
         service = new ServiceProcess(config, Path.of("target", "graceful-shutdown"));

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -62,7 +62,7 @@ class JsonLogIT {
             closed = s.getLocalPort(); // nothing listens there once the socket is closed
         }
         Path config = dir.resolve("switchboard.yaml");
-        Files.writeString(config, BridgeConfig.server(dir.resolve("logs.db"), false, BridgeConfig.QUICK_CONTRACT)
+        Files.writeString(config, ConfigYaml.server(dir.resolve("logs.db"), false, ConfigYaml.QUICK_CONTRACT)
                 .webAgent("failing", agent.url(), true)
                 .webBackend("down", "http://127.0.0.1:" + closed + "/", null)
                 .yaml());
@@ -107,7 +107,7 @@ class JsonLogIT {
         assertThat(bridge.path("formattedMessage").asText()).contains("ended failed");
 
         String log = service.errors();
-        for (String secret : List.of(BridgeConfig.BINDING_TOKEN, BridgeConfig.BACKEND_TOKEN)) {
+        for (String secret : List.of(ConfigYaml.BINDING_TOKEN, ConfigYaml.BACKEND_TOKEN)) {
             assertThat(log).as("the log holds no secret").doesNotContain(secret);
         }
         assertThat(log).as("no pool or migration chatter").doesNotContain("HikariPool").doesNotContain("Migrating schema");

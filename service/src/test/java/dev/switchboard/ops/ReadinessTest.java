@@ -9,6 +9,7 @@ import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,7 +48,8 @@ class ReadinessTest {
         try (Harness h = new Harness(dir)) {
             Readiness readiness = new Readiness();
             Readiness.Condition firstSync = readiness.pending("first sync");
-            SwitchboardApp app = Wait.on(SwitchboardApp.start(h.vertx, h.config(), readiness));
+            SwitchboardApp app = SwitchboardFixture.builder().vertx(h.vertx).readiness(readiness).config(h.config()).start()
+                    .app();
             try (TestHttp http = new TestHttp(h.vertx, app.baseUrl())) {
                 Reply pending = http.get("/readyz");
                 assertThat(pending.status()).isEqualTo(503);

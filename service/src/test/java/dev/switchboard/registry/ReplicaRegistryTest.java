@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.gateway.support.TestHttp;
 import dev.switchboard.store.TestPostgres;
 import dev.switchboard.testing.PostgresTest;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -166,8 +166,8 @@ class ReplicaRegistryTest {
             Vertx vertx = Vertx.vertx();
             try {
                 Harness h = new Harness(dir);
-                assertThatThrownBy(() -> SwitchboardApp.start(vertx, h.config()).toCompletionStage().toCompletableFuture()
-                        .get(30, TimeUnit.SECONDS)).hasStackTraceContaining("another Switchboard is already running");
+                assertThatThrownBy(() -> SwitchboardFixture.builder().vertx(vertx).config(h.config()).start())
+                        .hasStackTraceContaining("another Switchboard is already running");
                 h.close();
             } finally {
                 vertx.close();

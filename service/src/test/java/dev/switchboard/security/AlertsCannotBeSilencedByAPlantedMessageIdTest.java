@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -56,10 +57,10 @@ class AlertsCannotBeSilencedByAPlantedMessageIdTest {
     void aMessagePostedUnderTheAlertsIdDoesNotSilenceIt() throws Exception {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("sre"), 0).await();
-        app = BridgeConfig.server(dir.resolve("chat.db"), false, BridgeConfig.QUICK_CONTRACT)
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("chat.db"), false, ConfigYaml.QUICK_CONTRACT)
                 .webBackend("sre", agent.url(), null)
-                .trigger("notes", "web-sre", "generic", null)
-                .start(vertx);
+                .trigger("notes", "web-sre", "generic", null)).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
         String planted = triggerMessageId("notes", "db-1", "Disk full on db-1", "98% used");
 
@@ -68,7 +69,7 @@ class AlertsCannotBeSilencedByAPlantedMessageIdTest {
 
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(app.baseUrl() + "/triggers/notes"))
-                .header("Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(NOTIFICATION)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         JsonNode accepted = ChatApi.read(r.body());

@@ -3,9 +3,10 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -37,15 +38,15 @@ class AnswersCannotBeTakenOverByAChosenMessageIdTest {
         TestServers.stop(app, agent, vertx);
     }
 
-    private BridgeConfig config() {
-        return BridgeConfig.server(dir.resolve("chat.db"), "").webBackend("echo", agent.url(), null);
+    private ConfigYaml config() {
+        return ConfigYaml.server(dir.resolve("chat.db"), "").webBackend("echo", agent.url(), null);
     }
 
     @Test
     void aThreadNamedAfterAnAnswerPostDoesNotReceiveTheAnswer() {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        app = config().start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config()).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
 
         // the agent works a while on the victim's message: long enough for the attacker to see it and act
@@ -76,7 +77,7 @@ class AnswersCannotBeTakenOverByAChosenMessageIdTest {
     void aRetriedMessageIsTheSameMessageAndTheAgentSeesOneMessageId() {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        app = config().start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config()).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
 
         ChatApi.Sent first = chat.newThread("echo", "hello", "key-1", Map.of());
@@ -86,7 +87,7 @@ class AnswersCannotBeTakenOverByAChosenMessageIdTest {
         chat.awaitFinal(reply);
 
         app.close().await();
-        app = config().start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config()).start().app();
         chat = new ChatApi(app.baseUrl());
         assertThat(chat.newThread("echo", "hello", "key-1", Map.of())).as("the first message, after a restart").isEqualTo(first);
         assertThat(chat.send(first.threadId(), "and again", "key-2", Map.of())).isEqualTo(reply);
@@ -102,7 +103,8 @@ class AnswersCannotBeTakenOverByAChosenMessageIdTest {
     void theSameKeyInTwoChannelsOpensTwoThreads() {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        app = config().webBackend("other", agent.url(), null).start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(config().webBackend("other", agent.url(), null)).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
 
         ChatApi.Sent here = chat.newThread("echo", "hello", "key-1", Map.of());

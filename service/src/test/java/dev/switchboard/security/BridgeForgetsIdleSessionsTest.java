@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.SessionDriver;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -45,10 +46,10 @@ class BridgeForgetsIdleSessionsTest {
         vertx = Vertx.vertx();
         echo = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
         slow = TestAgent.start(vertx, TestAgentOptions.echo("slow").withDefaultBehavior("/slow 8000"), 0).await();
-        app = BridgeConfig.server(dir.resolve("db"), "bridge: {sessionIdleTimeout: 300ms}")
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("db"), "bridge: {sessionIdleTimeout: 300ms}")
                 .webBackend("echo", echo.url(), null)
-                .webBackend("slow", slow.url(), null)
-                .start(vertx);
+                .webBackend("slow", slow.url(), null)).start().app();
         chat = new ChatApi(app.baseUrl());
         driver = app.bridge().driver();
     }

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -44,22 +45,22 @@ class ChatApiRefusesAnonymousCallersTest {
     static void start() {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        app = BridgeConfig.server(dir.resolve("a.db"), """
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(ConfigYaml.server(dir.resolve("a.db"), """
                 listen: 0.0.0.0:0
                 adminToken: admin-token-0123456789
                 apiKeys: [{name: ci-bot, key: %s}]
                 webChat: {trustedProxies: [10.0.0.0/8]}
-                """.formatted(KEY)).webBackend("echo", agent.url(), null).start(vertx);
-        proxied = BridgeConfig.server(dir.resolve("b.db"), """
+                """.formatted(KEY)).webBackend("echo", agent.url(), null)).start().app();
+        proxied = SwitchboardFixture.builder().vertx(vertx).yaml(ConfigYaml.server(dir.resolve("b.db"), """
                 listen: 0.0.0.0:0
                 adminToken: admin-token-0123456789
                 apiKeys: [{name: ci-bot, key: %s}]
                 webChat: {trustedProxies: [127.0.0.1/32]}
-                """.formatted(KEY)).webBackend("echo", agent.url(), null).start(vertx);
-        insecure = BridgeConfig.server(dir.resolve("c.db"), """
+                """.formatted(KEY)).webBackend("echo", agent.url(), null)).start().app();
+        insecure = SwitchboardFixture.builder().vertx(vertx).yaml(ConfigYaml.server(dir.resolve("c.db"), """
                 listen: 0.0.0.0:0
                 insecure: true
-                """).webBackend("echo", agent.url(), null).start(vertx);
+                """).webBackend("echo", agent.url(), null)).start().app();
     }
 
     @AfterAll

@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.BrowserTest;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -67,11 +68,11 @@ class ChatPageSignsInWithAnApiKeyTest {
         }
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("writer").withDefaultBehavior("/stream 5 150"), 0).await();
-        app = BridgeConfig.server(dir.resolve("db"), """
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(ConfigYaml.server(dir.resolve("db"), """
                 listen: 0.0.0.0:0
                 adminToken: admin-token-0123456789
                 apiKeys: [{name: ci-bot, key: %s}]
-                """.formatted(KEY)).webBackend("writer", agent.url(), null).start(vertx);
+                """.formatted(KEY)).webBackend("writer", agent.url(), null)).start().app();
         page = "http://127.0.0.1:" + URI.create(app.baseUrl()).getPort() + "/";
 
         ChromeOptions options = new ChromeOptions();

@@ -3,10 +3,11 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -49,15 +50,18 @@ class ChatRefusesRebindingHostTest {
     static void start() {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        loopback = BridgeConfig.server(dir.resolve("a.db"), "").webBackend("echo", agent.url(), null).start(vertx);
+        loopback = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("a.db"), "").webBackend("echo", agent.url(), null)).start().app();
         String exposed = """
                 listen: 0.0.0.0:0
                 adminToken: admin-token-0123456789
                 apiKeys: [{name: ci-bot, key: %s}]
                 """.formatted(KEY);
-        published = BridgeConfig.server(dir.resolve("b.db"), exposed + "publicUrl: https://chat.example.com\n")
-                .webBackend("echo", agent.url(), null).start(vertx);
-        wildcard = BridgeConfig.server(dir.resolve("c.db"), exposed).webBackend("echo", agent.url(), null).start(vertx);
+        published = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("b.db"), exposed + "publicUrl: https://chat.example.com\n")
+                .webBackend("echo", agent.url(), null)).start().app();
+        wildcard = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("c.db"), exposed).webBackend("echo", agent.url(), null)).start().app();
     }
 
     @AfterAll

@@ -3,9 +3,10 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -31,15 +32,17 @@ class ChatThreadOfARemovedBindingIsGoneTest {
         TestAgent agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
         Path store = dir.resolve("db");
         try {
-            SwitchboardApp first = BridgeConfig.server(store, "").webBackend("echo", agent.url(), null)
-                    .webBackend("other", agent.url(), null).start(vertx);
+            SwitchboardApp first = SwitchboardFixture.builder().vertx(vertx)
+                    .yaml(ConfigYaml.server(store, "").webBackend("echo", agent.url(), null)
+                    .webBackend("other", agent.url(), null)).start().app();
             ChatApi chat = new ChatApi(first.baseUrl());
             ChatApi.Sent sent = chat.newThread("echo", "hello");
             chat.awaitPosts(sent.threadId(), "the first turn ends", Duration.ofSeconds(30),
                     posts -> posts.stream().anyMatch(p -> p.isUser() && ChatApi.FINAL.contains(p.state())));
             first.close().await();
 
-            SwitchboardApp second = BridgeConfig.server(store, "").webBackend("other", agent.url(), null).start(vertx);
+            SwitchboardApp second = SwitchboardFixture.builder().vertx(vertx)
+                    .yaml(ConfigYaml.server(store, "").webBackend("other", agent.url(), null)).start().app();
             try {
                 HttpResponse<String> r = new ChatApi(second.baseUrl())
                         .trySend("/api/chat/threads/" + sent.threadId() + "/messages", "still there?", null);

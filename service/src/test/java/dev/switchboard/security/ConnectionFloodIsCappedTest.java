@@ -2,11 +2,11 @@ package dev.switchboard.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.config.HttpLimits;
-import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.config.ServerSpec;
+import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.testing.ServerTest;
-import io.vertx.core.Vertx;
+import dev.switchboard.testing.SwitchboardFixture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -28,38 +28,39 @@ class ConnectionFloodIsCappedTest {
 
     @Test
     void connectionsBeyondTheCapAreClosedAndTheServerStillAnswersOnceSomeLeave() throws IOException {
-        Vertx vertx = Vertx.vertx();
         HttpLimits cap = new HttpLimits(Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofMinutes(5), 4);
-        SwitchboardApp app = ServerUnderTest.started(vertx, ServerUnderTest.config(
-                ServerUnderTest.withHttp(ServerUnderTest.spec(dir, "127.0.0.1"), cap), List.of(), List.of()));
-        List<Socket> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < 4; i++) {
-                Socket s = new Socket("127.0.0.1", app.server().port());
-                held.add(s);
-                // each one proves it is served, so all four are counted before the fifth arrives
-                assertThat(health(s)).startsWith("HTTP/1.1 200");
-            }
-            try (Socket fifth = new Socket("127.0.0.1", app.server().port())) {
-                fifth.setSoTimeout(30_000);
-                assertThat(closedWithoutAnswer(fifth)).isTrue();
-            }
-            held.remove(0).close();
-            // the freed place is taken again once the server has seen the close
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-                try (Socket again = new Socket("127.0.0.1", app.server().port())) {
-                    again.setSoTimeout(30_000);
-                    return health(again).startsWith("HTTP/1.1 200");
-                } catch (IOException e) {
-                    return false;
+        try (SwitchboardFixture sb = SwitchboardFixture.builder().config(SwitchboardConfig.empty()
+                .withServer(ServerSpec.defaults().withListen("127.0.0.1", 0)
+                        .withStore("sqlite:" + dir.resolve("switchboard.db")).withHttp(cap))).start()) {
+            int port = sb.app().server().port();
+            List<Socket> held = new ArrayList<>();
+            try {
+                for (int i = 0; i < 4; i++) {
+                    Socket s = new Socket("127.0.0.1", port);
+                    held.add(s);
+                    // each one proves it is served, so all four are counted before the fifth arrives
+                    assertThat(health(s)).startsWith("HTTP/1.1 200");
                 }
-            });
-        } finally {
-            for (Socket s : held) {
-                s.close();
+                try (Socket fifth = new Socket("127.0.0.1", port)) {
+                    fifth.setSoTimeout(30_000);
+                    assertThat(closedWithoutAnswer(fifth)).isTrue();
+                }
+                held.remove(0).close();
+                // the freed place is taken again once the server has seen the close
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
+                    try (Socket again = new Socket("127.0.0.1", port)) {
+                        again.setSoTimeout(30_000);
+                        return health(again).startsWith("HTTP/1.1 200");
+                    } catch (IOException e) {
+                        return false;
+                    }
+                });
+            } finally {
+                // the sockets before the server (closing the fixture closes it)
+                for (Socket s : held) {
+                    s.close();
+                }
             }
-            Wait.on(app.close());
-            Wait.on(vertx.close());
         }
     }
 

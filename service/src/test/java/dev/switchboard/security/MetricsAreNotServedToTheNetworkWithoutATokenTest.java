@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.config.ConfigLoader;
-import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.Inet4Address;
@@ -19,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,7 +87,7 @@ class MetricsAreNotServedToTheNetworkWithoutATokenTest {
                   listen: 0.0.0.0:0
                   store: sqlite:%s
                 %s""".formatted(dir.resolve("switchboard.db"), credentials);
-        return Wait.on(SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml, "test.yaml")));
+        return SwitchboardFixture.builder().vertx(vertx).yaml(yaml).start().app();
     }
 
     private HttpResponse<String> get(String host, int port, String path, String authorization)

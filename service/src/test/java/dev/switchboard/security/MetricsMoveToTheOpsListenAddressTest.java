@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -17,7 +17,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,14 +43,14 @@ class MetricsMoveToTheOpsListenAddressTest {
     @Test
     void metricsAreServedOnTheOpsAddressAndNotOnTheMainPort() throws Exception {
         int ops = freePort();
-        app = Wait.on(SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse("""
+        app = SwitchboardFixture.builder().vertx(vertx).yaml("""
                 apiVersion: switchboard.dev/v1
                 kind: Server
                 spec:
                   listen: 127.0.0.1:0
                   store: sqlite:%s
                   ops: {listen: "127.0.0.1:%d"}
-                """.formatted(dir.resolve("switchboard.db"), ops), "test.yaml")));
+                """.formatted(dir.resolve("switchboard.db"), ops)).start().app();
         int main = app.server().port();
 
         HttpResponse<String> there = get(ops, "/metrics");

@@ -2,16 +2,15 @@ package dev.switchboard.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.HttpLimits;
-import dev.switchboard.gateway.support.Wait;
+import dev.switchboard.config.ServerSpec;
+import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.testing.ServerTest;
-import dev.switchboard.testkit.TestAgent;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,27 +38,27 @@ class SlowClientsAreDisconnectedTest {
 
     private static final int GENEROUS_MILLIS = 30_000;
 
-    private final Vertx vertx = Vertx.vertx();
-    private TestAgent agent;
-    private SwitchboardApp app;
+    private SwitchboardFixture sb;
     @TempDir
     Path dir;
 
     @BeforeEach
     void start() {
-        agent = Wait.on(TestAgent.start(vertx, TestAgentOptions.echo("slowpoke"), 0));
-        AgentBackendSpec backend = new AgentBackendSpec("slowpoke", "default", agent.url(), Dialect.A2A,
-                null, null, null, Map.of(), null, AgentLimits.DEFAULTS, List.of());
         HttpLimits tight = new HttpLimits(Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(1), 10_000);
-        app = ServerUnderTest.started(vertx, ServerUnderTest.config(
-                ServerUnderTest.withHttp(ServerUnderTest.spec(dir, "127.0.0.1"), tight), List.of(backend), List.of()));
+        sb = SwitchboardFixture.builder()
+                .agent("slowpoke", TestAgentOptions.echo("slowpoke"))
+                .config(agents -> SwitchboardConfig.empty()
+                        .withServer(ServerSpec.defaults().withListen("127.0.0.1", 0)
+                                .withStore("sqlite:" + dir.resolve("switchboard.db")).withHttp(tight))
+                        .withBackends(List.of(new AgentBackendSpec("slowpoke", "default", agents.url("slowpoke"),
+                                Dialect.A2A, null, null, null, Map.of(), null, AgentLimits.DEFAULTS,
+                                List.of()))))
+                .start();
     }
 
     @AfterEach
     void stop() {
-        Wait.on(app.close());
-        Wait.on(agent.close());
-        Wait.on(vertx.close());
+        sb.close();
     }
 
     @Test
@@ -108,7 +107,7 @@ class SlowClientsAreDisconnectedTest {
     }
 
     private Socket connect() throws IOException {
-        Socket s = new Socket("127.0.0.1", app.server().port());
+        Socket s = new Socket("127.0.0.1", sb.app().server().port());
         s.setSoTimeout(GENEROUS_MILLIS);
         return s;
     }

@@ -7,10 +7,11 @@ import static org.hamcrest.Matchers.equalTo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.gateway.support.Metrics;
 import dev.switchboard.gateway.support.Rpc;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
@@ -69,14 +70,13 @@ class StalledBodiesCannotExhaustMemoryTest {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("sre"), 0).await();
         slack = FakeSlack.start(vertx, FakeSlackOptions.defaults()
-                .withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
-        app = BridgeConfig.server(dir.resolve("switchboard.db"), """
+                .withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN)).await();
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(ConfigYaml.server(dir.resolve("switchboard.db"), """
                         apiKeys: [{name: caller, key: %s}]
                         gateway: {maxRequestBytes: 150000, maxRequestBytesInFlight: %d}
                         http: {bodyReadTimeout: 5m, idleTimeout: 5m, headerReadTimeout: 5m}
                         """.formatted(KEY, BUDGET))
-                .slackAgent("sre", agent.url(), "events", slack.apiUrl(), null)
-                .start(vertx);
+                .slackAgent("sre", agent.url(), "events", slack.apiUrl(), null)).start().app();
         base = app.server().baseUrl();
     }
 

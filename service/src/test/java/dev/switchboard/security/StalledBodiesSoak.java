@@ -3,7 +3,7 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.gateway.support.Metrics;
 import dev.switchboard.gateway.support.Rpc;
@@ -87,9 +87,9 @@ class StalledBodiesSoak {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("sre"), 0).await();
         slack = FakeSlack.start(vertx, FakeSlackOptions.defaults()
-                .withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
+                .withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN)).await();
         // connections are capped high enough that the body budget, not the connection cap, is what is exercised
-        String yaml = BridgeConfig.server(dir.resolve("soak.db"), """
+        String yaml = ConfigYaml.server(dir.resolve("soak.db"), """
                         apiKeys: [{name: caller, key: %s}]
                         http: {maxConnections: 19000, bodyReadTimeout: 10m, idleTimeout: 10m, headerReadTimeout: 10m}
                         """.formatted(KEY))

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.engine.Engine;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -43,10 +43,10 @@ class ThreadCutsOversizedAnswersTest {
         // the echo in 8 appended chunks, and in one artifact
         streaming = TestAgent.start(vertx, TestAgentOptions.echo("chunks").withDefaultBehavior("/stream 8 20"), 0).await();
         whole = TestAgent.start(vertx, TestAgentOptions.echo("whole"), 0).await();
-        app = BridgeConfig.server(dir.resolve("db"), "bridge: {maxAnswerChars: " + MAX + "}")
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("db"), "bridge: {maxAnswerChars: " + MAX + "}")
                 .webBackend("chunks", streaming.url(), null)
-                .webBackend("whole", whole.url(), null)
-                .start(vertx);
+                .webBackend("whole", whole.url(), null)).start().app();
         chat = new ChatApi(app.baseUrl());
     }
 

@@ -3,10 +3,11 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -39,8 +40,9 @@ class ThreadRefusesTooManyQueuedTurnsTest {
         vertx = Vertx.vertx();
         // every turn runs for a minute: the first holds the thread, the rest queue behind it
         agent = TestAgent.start(vertx, TestAgentOptions.echo("slow").withDefaultBehavior("/slow 60000"), 0).await();
-        app = BridgeConfig.server(dir.resolve("db"), "bridge: {maxQueuedTurns: 2}")
-                .webBackend("slow", agent.url(), null).start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("db"), "bridge: {maxQueuedTurns: 2}")
+                .webBackend("slow", agent.url(), null)).start().app();
         chat = new ChatApi(app.baseUrl());
     }
 

@@ -6,11 +6,12 @@ import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.store.Database;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -53,7 +54,8 @@ class WebChatCannotReadSlackThreadsTest {
         }
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        app = BridgeConfig.server(store, "").webBackend("echo", agent.url(), null).start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(store, "").webBackend("echo", agent.url(), null)).start().app();
         ChatApi chat = new ChatApi(app.baseUrl());
         RawHttp http = new RawHttp(app.baseUrl());
         ChatApi.Sent web = chat.newThread("echo", "hello");

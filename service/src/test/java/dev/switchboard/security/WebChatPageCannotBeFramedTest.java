@@ -3,9 +3,10 @@ package dev.switchboard.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.RawHttp;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -42,12 +43,12 @@ class WebChatPageCannotBeFramedTest {
         agent = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
         // reachable beyond this machine: the API wants a key, so a refusal is among the answers checked; and it has a
         // public URL, so that a request for another host name is refused too
-        app = BridgeConfig.server(dir.resolve("chat.db"), """
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(ConfigYaml.server(dir.resolve("chat.db"), """
                 listen: 0.0.0.0:0
                 publicUrl: http://chat.example:8080
                 adminToken: admin-token-0123456789
                 apiKeys: [{name: ci-bot, key: %s}]
-                """.formatted(KEY)).webBackend("echo", agent.url(), null).start(vertx);
+                """.formatted(KEY)).webBackend("echo", agent.url(), null)).start().app();
         RawHttp http = new RawHttp("http://127.0.0.1:" + java.net.URI.create(app.baseUrl()).getPort());
         Map<String, String> key = Map.of("Authorization", "Bearer " + KEY);
 

@@ -6,20 +6,20 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.config.AgentBackendSpec;
+import dev.switchboard.config.BindingSpec;
 import dev.switchboard.config.ConfigLoader;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.auth.CallerAuth;
-import dev.switchboard.gateway.support.Wait;
 import dev.switchboard.net.CidrBlock;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.testing.ServerTest;
-import io.vertx.core.Future;
+import dev.switchboard.testing.SwitchboardFixture;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -41,7 +41,7 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
 
     @AfterEach
     void close() {
-        Wait.on(vertx.close());
+        vertx.close().await();
     }
 
     private static final AgentBackendSpec ECHO = new AgentBackendSpec("echo", "default", "http://127.0.0.1:9/",
@@ -62,10 +62,7 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
 
     @Test
     void allInterfacesWithoutCredentialsRefusesNamingWhatToSet() {
-        SwitchboardConfig config = ServerUnderTest.config(ServerUnderTest.spec(dir, "0.0.0.0"), List.of(ECHO),
-                List.of(ServerUnderTest.webBinding("echo")));
-        Future<SwitchboardApp> start = ServerUnderTest.start(vertx, config);
-        Throwable failure = awaitFailure(start);
+        Throwable failure = refusal(config(spec(dir, "0.0.0.0"), List.of(ECHO), List.of(webBinding("echo"))));
         assertThat(failure.getMessage())
                 .contains("refusing to listen on 0.0.0.0")
                 .contains("Server.spec.apiKeys")
@@ -76,32 +73,31 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
 
     @Test
     void apiKeysAloneAreNotEnoughTheAdminTokenIsNamed() {
-        ServerSpec s = ServerUnderTest.withCredentials(ServerUnderTest.spec(dir, "0.0.0.0"), null,
-                List.of(new CallerAuth.ApiKey("ci", "0123456789abcdef-key")));
-        Throwable failure = awaitFailure(ServerUnderTest.start(vertx, ServerUnderTest.config(s, List.of(ECHO), List.of())));
+        ServerSpec s = spec(dir, "0.0.0.0").withAdminToken(null)
+                .withApiKeys(List.of(new CallerAuth.ApiKey("ci", "0123456789abcdef-key")));
+        Throwable failure = refusal(config(s, List.of(ECHO), List.of()));
         assertThat(failure.getMessage()).contains("Server.spec.adminToken").doesNotContain("Server.spec.apiKeys (");
     }
 
     @Test
     void withApiKeysAndAdminTokenItStarts() {
-        ServerSpec s = ServerUnderTest.withCredentials(ServerUnderTest.spec(dir, "0.0.0.0"), "an-admin-token-of-16+",
-                List.of(new CallerAuth.ApiKey("ci", "0123456789abcdef-key")));
-        SwitchboardApp app = ServerUnderTest.started(vertx,
-                ServerUnderTest.config(s, List.of(ECHO), List.of(ServerUnderTest.webBinding("echo"))));
-        assertThat(app.server().port()).isPositive();
-        Wait.on(app.close());
+        ServerSpec s = spec(dir, "0.0.0.0").withAdminToken("an-admin-token-of-16+")
+                .withApiKeys(List.of(new CallerAuth.ApiKey("ci", "0123456789abcdef-key")));
+        try (SwitchboardFixture sb = SwitchboardFixture.builder().vertx(vertx)
+                .config(config(s, List.of(ECHO), List.of(webBinding("echo")))).start()) {
+            assertThat(sb.app().server().port()).isPositive();
+        }
     }
 
     @Test
     void trustedProxiesCountAsTheWebChatIdentity() {
-        ServerSpec s = ServerUnderTest.withCredentials(ServerUnderTest.spec(dir, "0.0.0.0"), "an-admin-token-of-16+",
-                List.of());
-        SwitchboardConfig config = ServerUnderTest.config(s, List.of(ECHO), List.of(ServerUnderTest.webBinding("echo")));
+        ServerSpec s = spec(dir, "0.0.0.0").withAdminToken("an-admin-token-of-16+").withApiKeys(List.of());
+        SwitchboardConfig config = config(s, List.of(ECHO), List.of(webBinding("echo")));
         config = config.withBridge(new dev.switchboard.config.BridgeSettings(
                 new dev.switchboard.chat.web.WebChatSettings(false, config.bridge().webChat().defaultUser(),
                         List.of(CidrBlock.parse("10.0.0.0/8"))),
                 config.bridge().contract(), config.bridge().limits()));
-        Throwable failure = awaitFailure(ServerUnderTest.start(vertx, config));
+        Throwable failure = refusal(config);
         // the web chat has its identity; the gateway still needs keys
         assertThat(failure.getMessage()).contains("Server.spec.apiKeys (gateway").doesNotContain("web-chat identity");
     }
@@ -113,11 +109,9 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
         log.start();
         root.addAppender(log);
         try {
-            SwitchboardConfig config = ServerUnderTest.config(ServerUnderTest.spec(dir, "0.0.0.0").withInsecure(true),
-                    List.of(ECHO), List.of());
+            SwitchboardConfig config = config(spec(dir, "0.0.0.0").withInsecure(true), List.of(ECHO), List.of());
             for (int i = 0; i < 2; i++) {
-                SwitchboardApp app = ServerUnderTest.started(vertx, config);
-                Wait.on(app.close());
+                SwitchboardFixture.builder().vertx(vertx).config(config).start().close();
             }
         } finally {
             root.detachAppender(log);
@@ -130,10 +124,8 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
     @Test
     void loopbackNeedsNoCredentials() {
         for (String host : List.of("127.0.0.1", "localhost", "::1")) {
-            SwitchboardApp app = ServerUnderTest.started(vertx, ServerUnderTest.config(
-                    ServerUnderTest.spec(dir.resolve(host.replace(":", "_")), host), List.of(ECHO),
-                    List.of(ServerUnderTest.webBinding("echo"))));
-            Wait.on(app.close());
+            SwitchboardFixture.builder().vertx(vertx).config(config(spec(dir.resolve(host.replace(":", "_")), host),
+                    List.of(ECHO), List.of(webBinding("echo")))).start().close();
         }
     }
 
@@ -149,13 +141,28 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
                 .hasMessageNotContaining("short-token");
     }
 
-    private static Throwable awaitFailure(Future<?> f) {
+    /** The defaults, on {@code host} with an ephemeral port, the store in {@code dir}: a test changes one thing. */
+    private static ServerSpec spec(Path dir, String host) {
+        return ServerSpec.defaults().withListen(host, 0).withStore("sqlite:" + dir.resolve("switchboard.db"));
+    }
+
+    private static SwitchboardConfig config(ServerSpec server, List<AgentBackendSpec> backends,
+            List<BindingSpec> bindings) {
+        return SwitchboardConfig.empty().withServer(server).withBackends(backends).withBindings(bindings);
+    }
+
+    private static BindingSpec webBinding(String backend) {
+        return new BindingSpec("web-" + backend, backend, dev.switchboard.bridge.engine.Platform.WEB, List.of(backend), "switchboard", null, true,
+                Duration.ofHours(1));
+    }
+
+    /** Why the app refused to start on {@code config}. */
+    private Throwable refusal(SwitchboardConfig config) {
+        SwitchboardFixture.Builder start = SwitchboardFixture.builder().vertx(vertx).config(config);
         try {
-            f.toCompletionStage().toCompletableFuture().get(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            return e.getCause();
-        } catch (Exception e) {
-            throw new AssertionError(e);
+            start.start().close();
+        } catch (RuntimeException e) {
+            return e;
         }
         throw new AssertionError("started, but should have refused");
     }

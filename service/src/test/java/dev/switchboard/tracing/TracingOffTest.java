@@ -3,9 +3,10 @@ package dev.switchboard.tracing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -46,9 +47,9 @@ class TracingOffTest {
         exportersBefore = exporterThreads();
         vertx = Vertx.vertx();
         echo = TestAgent.start(vertx, TestAgentOptions.echo("echo").withVersions(ProtocolVersion.V1_0), 0).await();
-        BridgeConfig config = BridgeConfig.server(dir.resolve("chat.db"), "");
+        ConfigYaml config = ConfigYaml.server(dir.resolve("chat.db"), "");
         config.webAgent("echo", echo.url(), false);
-        app = config.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
     }
 
     @AfterAll

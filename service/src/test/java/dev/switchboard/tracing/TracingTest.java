@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -55,7 +56,7 @@ class TracingTest {
     static TestAgent echo;
     static TestAgent dropper;
     static TestAgent slow;
-    static BridgeConfig config;
+    static ConfigYaml config;
     static SwitchboardApp app;
     static ChatApi chat;
 
@@ -70,7 +71,7 @@ class TracingTest {
         // a task that runs for a few seconds, its stream alive: long enough to restart the service in its middle
         slow = TestAgent.start(vertx, TestAgentOptions.echo("slow").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/heartbeat 12 250"), 0).await();
-        config = BridgeConfig.server(dir.resolve("chat.db"), """
+        config = ConfigYaml.server(dir.resolve("chat.db"), """
                 tracing:
                   otlpEndpoint: %s
                   serviceName: switchboard-under-test
@@ -79,7 +80,7 @@ class TracingTest {
         config.webAgent("dropper", dropper.url(), false);
         config.webAgent("slow", slow.url(), false);
         config.trigger("alerts", "web-echo", "generic", null);
-        app = config.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
         chat = new ChatApi(app.baseUrl());
     }
 
@@ -236,7 +237,7 @@ class TracingTest {
         await("the send reached the agent").until(() -> slow.recorder().rpcRequests().stream().anyMatch(RecordedRequest::isSend));
         String traceId = traceparent(slow.recorder().rpcRequests().get(0)).group(1);
         app.close().await(); // a clean stop in the middle of the turn: the turn is in the store, unfinished
-        app = config.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
         chat = new ChatApi(app.baseUrl());
         chat.awaitState(sent, "completed");
 
@@ -268,7 +269,7 @@ class TracingTest {
         String senderSpan = "eee19b7ec3c1b174";
         HttpRequest request = HttpRequest.newBuilder(URI.create(app.baseUrl() + "/triggers/alerts"))
                 .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN)
+                .header("Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN)
                 .header("traceparent", "00-" + traceId + "-" + senderSpan + "-01")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"title\": \"disk full\", \"text\": \"on db-1\"}"))
                 .build();

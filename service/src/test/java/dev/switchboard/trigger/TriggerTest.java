@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
@@ -45,7 +45,7 @@ class TriggerTest {
     private static SwitchboardFixture triggers(Path dir) {
         return SwitchboardFixture.builder()
                 .agent("sre", TestAgentOptions.echo("sre"))
-                .yaml(agents -> BridgeConfig.server(dir.resolve("triggers.db"), false, BridgeConfig.QUICK_CONTRACT)
+                .yaml(agents -> ConfigYaml.server(dir.resolve("triggers.db"), false, ConfigYaml.QUICK_CONTRACT)
                         .webBackend("sre", agents.url("sre"), null)
                         .trigger("alerts", "web-sre", "alertmanager", null)
                         .trigger("notes", "web-sre", "generic", null)
@@ -159,15 +159,15 @@ class TriggerTest {
         String payload = alertmanager("g", "firing", alert("firing", "api-1", "fp1", NOT_ENDED));
         HttpResponse<String> none = rig.postTrigger("alerts", payload, Map.of("Content-Type", "application/json"));
         HttpResponse<String> wrong = rig.postTrigger("alerts", payload, Map.of("Content-Type", "application/json",
-                "Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN + "x"));
+                "Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN + "x"));
         HttpResponse<String> basic = rig.postTrigger("alerts", payload, Map.of("Content-Type", "application/json",
-                "Authorization", "Basic " + BridgeConfig.TRIGGER_TOKEN));
+                "Authorization", "Basic " + ConfigYaml.TRIGGER_TOKEN));
         HttpResponse<String> prefix = rig.postTrigger("alerts", payload, Map.of("Content-Type", "application/json",
-                "Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN.substring(0, 10)));
+                "Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN.substring(0, 10)));
         for (HttpResponse<String> r : List.of(none, wrong, basic, prefix)) {
             assertThat(r.statusCode()).as(r.body()).isEqualTo(401);
             assertThat(r.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
-            assertThat(r.body()).doesNotContain(BridgeConfig.TRIGGER_TOKEN.substring(0, 10));
+            assertThat(r.body()).doesNotContain(ConfigYaml.TRIGGER_TOKEN.substring(0, 10));
         }
         HttpResponse<String> unknown = rig.postTrigger("nope", payload);
         assertThat(unknown.statusCode()).isEqualTo(404);
@@ -207,7 +207,7 @@ class TriggerTest {
         assertThat(json(fields).path("error").asText()).startsWith("fields: must be an object of");
 
         HttpResponse<String> plain = rig.postTrigger("alerts", alertmanager("g", "firing", ok),
-                Map.of("Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN, "Content-Type", "text/plain"));
+                Map.of("Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN, "Content-Type", "text/plain"));
         assertThat(plain.statusCode()).isEqualTo(415);
         HttpResponse<String> big = rig.postTrigger("alerts", "{\"groupKey\": \"" + "x".repeat(1024 * 1024) + "\"}");
         assertThat(big.statusCode()).isEqualTo(413);
@@ -217,7 +217,7 @@ class TriggerTest {
 
         // JSON with a charset is JSON (on the other trigger: the refusals above spent this one's burst)
         HttpResponse<String> charset = rig.postTrigger("notes", "{\"title\": \"t\"}",
-                Map.of("Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN, "Content-Type", "application/json; charset=utf-8"));
+                Map.of("Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN, "Content-Type", "application/json; charset=utf-8"));
         accepted(charset);
     }
 
@@ -237,7 +237,7 @@ class TriggerTest {
                     s.setSoTimeout(10_000);
                     // the head first, so the route is running (reading the body) when the bad chunk arrives
                     s.getOutputStream().write(("POST /triggers/alerts HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
-                            + BridgeConfig.TRIGGER_TOKEN + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+                            + ConfigYaml.TRIGGER_TOKEN + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
                             + "Connection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                     s.getOutputStream().flush();
                     Thread.sleep(300);

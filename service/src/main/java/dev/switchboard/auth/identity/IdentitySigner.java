@@ -94,8 +94,8 @@ public final class IdentitySigner {
                         : key instanceof RSAKey rsa ? new RSAKey.Builder(rsa).keyIDFromThumbprint().build() : key;
             }
             return new IdentitySigner(issuer, key, clock);
-        } catch (ParseException | JOSEException e) {
-            // never the key's text: it is a secret
+        } catch (ParseException | JOSEException | RuntimeException e) {
+            // never the key's text, nor a library's message about it (it may quote the JSON): it is a secret
             throw new IllegalArgumentException("the caller-identity signing key is not a private EC P-256 or RSA JWK");
         }
     }

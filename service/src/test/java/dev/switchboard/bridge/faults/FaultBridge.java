@@ -1,8 +1,8 @@
 package dev.switchboard.bridge.faults;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.Recorder;
@@ -11,15 +11,19 @@ import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A Switchboard under test, started in-process from the YAML an operator would write, with the agent
- * contract's durations shortened so that every fault plays out in seconds, and one web channel per
- * misbehaving testkit agent (channel, AgentBackend and Binding {@code web-<name>} share the agent's name).
+ * The fault tests' Switchboard: a {@link SwitchboardFixture} on the YAML an operator would write, with the agent
+ * contract's durations shortened so that every fault plays out in seconds, and one web channel per misbehaving
+ * testkit agent (channel, AgentBackend and Binding {@code web-<name>} share the agent's name). The fixture starts and
+ * closes the agents and the app; this class keeps the contract, the channels and the fault tests' readings.
  */
 final class FaultBridge implements AutoCloseable {
 
@@ -53,15 +57,12 @@ final class FaultBridge implements AutoCloseable {
     final Vertx vertx;
     final SwitchboardApp app;
     final ChatApi chat;
-    // the app's lifecycle is SwitchboardFixture's; this class keeps the fault tests' contract and agents
     private final SwitchboardFixture fixture;
-    private final Map<String, TestAgent> agents;
 
-    private FaultBridge(Vertx vertx, SwitchboardFixture fixture, Map<String, TestAgent> agents) {
+    private FaultBridge(Vertx vertx, SwitchboardFixture fixture) {
         this.vertx = vertx;
         this.fixture = fixture;
         this.app = fixture.app();
-        this.agents = agents;
         this.chat = fixture.chat();
     }
 
@@ -70,11 +71,7 @@ final class FaultBridge implements AutoCloseable {
     }
 
     TestAgent agent(String name) {
-        TestAgent agent = agents.get(name);
-        if (agent == null) {
-            throw new IllegalArgumentException("no agent " + name);
-        }
-        return agent;
+        return fixture.agent(name);
     }
 
     Recorder recorder(String name) {
@@ -106,19 +103,23 @@ final class FaultBridge implements AutoCloseable {
 
     @Override
     public void close() {
-        fixture.close();
-        agents.values().forEach(a -> a.close().await());
-        vertx.close().await();
+        try {
+            fixture.close();
+        } finally {
+            vertx.close().await();
+        }
     }
 
     /** The configuration, and the agents it names. */
     static final class Builder {
         private final Vertx vertx = Vertx.vertx();
-        private final Map<String, TestAgent> agents = new LinkedHashMap<>();
-        private final BridgeConfig config;
+        private final SwitchboardFixture.Builder fixture = SwitchboardFixture.builder().vertx(vertx);
+        private final ConfigYaml config;
+        /** the web channels, added to {@link #config} once their agents' URLs are known */
+        private final List<Consumer<SwitchboardFixture.Agents>> channels = new ArrayList<>();
 
         private Builder(Path store) {
-            this.config = BridgeConfig.server(store, false, CONTRACT);
+            this.config = ConfigYaml.server(store, false, CONTRACT);
         }
 
         Builder agent(String name, TestAgentOptions options) {
@@ -131,9 +132,9 @@ final class FaultBridge implements AutoCloseable {
          * @param bindingSpec extra lines of the Binding's spec, e.g. {@code questions: {allowed: false}}
          */
         Builder agent(String name, TestAgentOptions options, String bindingSpec) {
-            TestAgent agent = TestAgent.start(vertx, options.withName(name), 0).await();
-            agents.put(name, agent);
-            return backend(name, agent.url(), bindingSpec);
+            fixture.agent(name, options.withName(name));
+            channels.add(agents -> config.webBackend(name, agents.url(name), bindingSpec));
+            return this;
         }
 
         /** An echo agent per A2A version that serves only that version, on the channel {@link #channel} names. */
@@ -146,7 +147,7 @@ final class FaultBridge implements AutoCloseable {
 
         /** A channel whose backend is at {@code url} (which need not be a testkit agent's). */
         Builder backend(String name, String url, String bindingSpec) {
-            config.webBackend(name, url, bindingSpec);
+            channels.add(agents -> config.webBackend(name, url, bindingSpec));
             return this;
         }
 
@@ -156,9 +157,11 @@ final class FaultBridge implements AutoCloseable {
 
         FaultBridge start() {
             try {
-                return new FaultBridge(vertx, SwitchboardFixture.builder().vertx(vertx).yaml(a -> config).start(), agents);
+                return new FaultBridge(vertx, fixture.yaml(agents -> {
+                    channels.forEach(c -> c.accept(agents));
+                    return config;
+                }).start());
             } catch (RuntimeException e) {
-                agents.values().forEach(a -> a.close().await());
                 vertx.close().await();
                 throw e;
             }

@@ -3,11 +3,12 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -46,7 +47,7 @@ class BindingCallsBridgeTest {
     @BeforeAll
     static void start() {
         vertx = Vertx.vertx();
-        BridgeConfig config = BridgeConfig.server(dir.resolve("chat.db"), false, BridgeConfig.QUICK_CONTRACT);
+        ConfigYaml config = ConfigYaml.server(dir.resolve("chat.db"), false, ConfigYaml.QUICK_CONTRACT);
         cards = TestAgent.start(vertx, TestAgentOptions.echo("cards").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/echo"), 0).await();
         config.webAgent("cards", cards.url(), false);
@@ -57,7 +58,7 @@ class BindingCallsBridgeTest {
         untraced = TestAgent.start(vertx, TestAgentOptions.echo("untraced").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/drop 1"), 0).await();
         config.webAgent("untraced", untraced.url(), false);
-        app = config.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
         chat = new ChatApi(app.baseUrl());
     }
 

@@ -3,10 +3,11 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -37,9 +38,9 @@ class BridgeMetricsTest {
     void aTurnShowsInTheBridgeMetrics() throws Exception {
         Vertx vertx = Vertx.vertx();
         TestAgent agent = TestAgent.start(vertx, TestAgentOptions.echo("echo").withVersions(ProtocolVersion.V1_0), 0).await();
-        SwitchboardApp app = BridgeConfig.server(dir.resolve("metrics.db"), false, BridgeConfig.QUICK_CONTRACT)
-                .webAgent("echo", agent.url(), false)
-                .start(vertx);
+        SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("metrics.db"), false, ConfigYaml.QUICK_CONTRACT)
+                .webAgent("echo", agent.url(), false)).start().app();
         try {
             String before = metrics(app);
             // registered at start: a dashboard sees zeros, not nothing

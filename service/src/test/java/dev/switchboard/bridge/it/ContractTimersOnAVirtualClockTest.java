@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.engine.Notices;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.VirtualScheduler;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -50,10 +51,10 @@ class ContractTimersOnAVirtualClockTest {
         agent = TestAgent.start(vertx, TestAgentOptions.echo("agent"), 0).await();
         time = new VirtualScheduler();
         // the seed's durations: the contract block restates the one the other tests shorten
-        app = BridgeConfig.server(dir.resolve("db"), false, "settleDelay: 1s")
+        app = SwitchboardFixture.builder().vertx(vertx).bridgeTime(time)
+                .yaml(ConfigYaml.server(dir.resolve("db"), false, "settleDelay: 1s")
                 .webBackend("agent", agent.url(), null)
-                .webBackend("nowhere", "http://127.0.0.1:1/", null)
-                .start(vertx, time);
+                .webBackend("nowhere", "http://127.0.0.1:1/", null)).start().app();
         chat = new ChatApi(app.baseUrl());
     }
 

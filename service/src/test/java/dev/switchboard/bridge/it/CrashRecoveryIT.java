@@ -3,10 +3,10 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -75,7 +75,7 @@ class CrashRecoveryIT {
         agent = TestAgent.start(vertx, TestAgentOptions.echo("slow").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/slow " + SLOW_MS), 0).await();
         Path config = dir.resolve("switchboard.yaml");
-        Files.writeString(config, BridgeConfig.server(dir.resolve("crash.db"), false, BridgeConfig.QUICK_CONTRACT + """
+        Files.writeString(config, ConfigYaml.server(dir.resolve("crash.db"), false, ConfigYaml.QUICK_CONTRACT + """
                         giveUpAfter: 2m
                         """)
                 .webAgent("slow", agent.url(), false)

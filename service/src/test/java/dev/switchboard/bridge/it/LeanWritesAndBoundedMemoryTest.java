@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.SessionDriver;
 import dev.switchboard.bridge.store.ChatStore;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -57,11 +58,11 @@ class LeanWritesAndBoundedMemoryTest {
         few = TestAgent.start(vertx, TestAgentOptions.echo("few").withDefaultBehavior("/stream 2 10"), 0).await();
         many = TestAgent.start(vertx, TestAgentOptions.echo("many").withDefaultBehavior("/stream 16 10"), 0).await();
         echo = TestAgent.start(vertx, TestAgentOptions.echo("echo"), 0).await();
-        app = BridgeConfig.server(dir.resolve("db"), "bridge: {sessionIdleTimeout: 200ms}")
+        app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("db"), "bridge: {sessionIdleTimeout: 200ms}")
                 .webBackend("few", few.url(), null)
                 .webBackend("many", many.url(), null)
-                .webBackend("echo", echo.url(), null)
-                .start(vertx);
+                .webBackend("echo", echo.url(), null)).start().app();
         chat = new ChatApi(app.baseUrl());
         store = app.bridge().store();
         driver = app.bridge().driver();

@@ -3,11 +3,12 @@ package dev.switchboard.bridge.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
@@ -43,9 +44,9 @@ class ManyThreadsAtOnceTest {
         Vertx vertx = Vertx.vertx();
         TestAgent agent = TestAgent.start(vertx, TestAgentOptions.echo("busy").withVersions(ProtocolVersion.V1_0)
                 .withDefaultBehavior("/stream 3 5"), 0).await();
-        SwitchboardApp app = BridgeConfig.server(dir.resolve("many.db"), false, BridgeConfig.QUICK_CONTRACT)
-                .webAgent("busy", agent.url(), false)
-                .start(vertx);
+        SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
+                .yaml(ConfigYaml.server(dir.resolve("many.db"), false, ConfigYaml.QUICK_CONTRACT)
+                .webAgent("busy", agent.url(), false)).start().app();
         ExecutorService people = Executors.newFixedThreadPool(THREADS);
         try {
             ChatApi chat = new ChatApi(app.baseUrl());

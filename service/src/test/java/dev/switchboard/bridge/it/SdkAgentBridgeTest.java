@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.InteropTest;
 import dev.switchboard.testing.ProcessTest;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,9 +57,9 @@ class SdkAgentBridgeTest {
         boolean v1 = versions.contains("1.0");
         try (SdkAgent agent = SdkAgent.start(versions, dir)) {
             String name = v1 ? "sdk-both" : "sdk-legacy";
-            SwitchboardApp app = BridgeConfig.server(dir.resolve(name + ".db"), false, BridgeConfig.QUICK_CONTRACT)
-                    .webAgent(name, agent.rpcUrl, false)
-                    .start(vertx);
+            SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
+                    .yaml(ConfigYaml.server(dir.resolve(name + ".db"), false, ConfigYaml.QUICK_CONTRACT)
+                    .webAgent(name, agent.rpcUrl, false)).start().app();
             try {
                 ChatApi chat = new ChatApi(app.baseUrl());
                 Sent first = chat.newThread(name, "hello, real SDK");
@@ -108,7 +109,7 @@ class SdkAgentBridgeTest {
                 for (JsonNode r : received.path("requests")) {
                     JsonNode headers = r.path("headers");
                     assertThat(headers.path("x-user-id").asText()).as("identity on %s", r.path("path")).isEqualTo(
-                            BridgeConfig.BOT_USER);
+                            ConfigYaml.BOT_USER);
                     assertThat(headers.has("authorization")).isFalse();
                     assertThat(headers.path("x-team").asText()).isEqualTo("sre");
                     assertThat(r.path("path").asText()).as("every call goes to the endpoint")

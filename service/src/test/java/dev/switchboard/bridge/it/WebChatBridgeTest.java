@@ -6,12 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.switchboard.AwaitDefaults;
 import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.bridge.it.AgentTap.Exchange;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -81,8 +82,8 @@ class WebChatBridgeTest {
     @BeforeAll
     static void start() {
         vertx = Vertx.vertx();
-        BridgeConfig config = BridgeConfig.server(dir.resolve("chat.db"), false, BridgeConfig.QUICK_CONTRACT);
-        BridgeConfig trusting = BridgeConfig.server(dir.resolve("trusting.db"), true, BridgeConfig.QUICK_CONTRACT);
+        ConfigYaml config = ConfigYaml.server(dir.resolve("chat.db"), false, ConfigYaml.QUICK_CONTRACT);
+        ConfigYaml trusting = ConfigYaml.server(dir.resolve("trusting.db"), true, ConfigYaml.QUICK_CONTRACT);
         for (ProtocolVersion v : ProtocolVersion.values()) {
             for (var s : SCENARIOS.entrySet()) {
                 String name = channel(s.getKey(), v);
@@ -98,8 +99,8 @@ class WebChatBridgeTest {
             agents.put(forwarded, agent);
             trusting.webAgent(forwarded, agent.url(), false);
         }
-        app = config.start(vertx);
-        trustingApp = trusting.start(vertx);
+        app = SwitchboardFixture.builder().vertx(vertx).yaml(config).start().app();
+        trustingApp = SwitchboardFixture.builder().vertx(vertx).yaml(trusting).start().app();
         chat = new ChatApi(app.baseUrl());
         trustingChat = new ChatApi(trustingApp.baseUrl());
     }
@@ -166,7 +167,7 @@ class WebChatBridgeTest {
             assertThat(send.text()).startsWith(ADA_PREFIX);
             assertOneTextPart(send);
             assertWireVersion(send, v);
-            assertIdentity(send, "X-User-Id", BridgeConfig.BOT_USER);
+            assertIdentity(send, "X-User-Id", ConfigYaml.BOT_USER);
         }
         assertThat(agent.recorder().rpcMethods()).doesNotContain("SendMessage", "message/send");
         // the card is fetched with the same identity as every call (B1)
@@ -174,7 +175,7 @@ class WebChatBridgeTest {
                 .filter(r -> "GET".equals(r.httpMethod())).toList();
         assertThat(cardFetches).isNotEmpty().allSatisfy(r -> {
             assertThat(r.path()).endsWith("/.well-known/agent-card.json");
-            assertIdentity(r, "X-User-Id", BridgeConfig.BOT_USER);
+            assertIdentity(r, "X-User-Id", ConfigYaml.BOT_USER);
         });
     }
 
@@ -189,7 +190,7 @@ class WebChatBridgeTest {
         assertThat(all).isNotEmpty();
         assertThat(all).filteredOn(RecordedRequest::isSend).extracting(RecordedRequest::messageId)
                 .containsExactly(first.messageId());
-        assertThat(all).allSatisfy(r -> assertIdentity(r, "Authorization", "Bearer " + BridgeConfig.BINDING_TOKEN));
+        assertThat(all).allSatisfy(r -> assertIdentity(r, "Authorization", "Bearer " + ConfigYaml.BINDING_TOKEN));
     }
 
     @ParameterizedTest

@@ -3,17 +3,16 @@ package dev.switchboard.bridge.kagent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
-import dev.switchboard.bridge.support.KagentAgent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.kagent.Hitl;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgentOptions;
-import io.vertx.core.Vertx;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,26 +31,23 @@ class KagentWebChatTest {
 
     @TempDir
     Path dir;
-    Vertx vertx;
     Recorder recorder;
-    SwitchboardApp app;
+    SwitchboardFixture sb;
     ChatApi chat;
 
     private void start(TestAgentOptions options) {
-        vertx = Vertx.vertx();
-        KagentAgent agent = KagentAgent.start(vertx, "sre", options);
-        recorder = agent.recorder();
-        app = agent.switchboard(vertx, dir.resolve("kagent.db"));
-        chat = new ChatApi(app.baseUrl());
+        sb = SwitchboardFixture.builder().kagentAgent("sre", options)
+                .yaml(agents -> ConfigYaml.server(dir.resolve("kagent.db"), false, ConfigYaml.QUICK_CONTRACT)
+                        .kagentBackend("sre", agents.url("sre"), null))
+                .start();
+        recorder = sb.kagentAgent("sre").recorder();
+        chat = sb.chat();
     }
 
     @AfterEach
     void stop() {
-        if (app != null) {
-            app.close().await();
-        }
-        if (vertx != null) {
-            vertx.close().await();
+        if (sb != null) {
+            sb.close();
         }
     }
 

@@ -3,10 +3,10 @@ package dev.switchboard.bridge.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.protocol.ProtocolVersion;
@@ -90,7 +90,7 @@ class ReplicaFailoverIT {
                 port = s.getLocalPort(); // the same port across restarts
             }
             Path config = dir.resolve("replica-" + i + ".yaml");
-            Files.writeString(config, BridgeConfig.serverOn(store, "listen: 127.0.0.1:" + port + "\nbridge: {leaseDuration: "
+            Files.writeString(config, ConfigYaml.serverOn(store, "listen: 127.0.0.1:" + port + "\nbridge: {leaseDuration: "
                             + LEASE.toMillis() + "ms}")
                     .webAgent("slow", agent.url(), false)
                     .yaml());

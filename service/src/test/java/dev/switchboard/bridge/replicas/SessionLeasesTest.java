@@ -3,14 +3,15 @@ package dev.switchboard.bridge.replicas;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
-import dev.switchboard.bridge.support.ChatApi;
 import dev.switchboard.bridge.support.ChatApi.Post;
 import dev.switchboard.bridge.support.ChatApi.Sent;
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.store.TestPostgres;
 import dev.switchboard.testing.PostgresTest;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -82,11 +83,11 @@ class SessionLeasesTest {
     void replicas() {
         String store = TestPostgres.get().newDatabase();
         for (int i = 0; i < 3; i++) {
-            SwitchboardApp app = BridgeConfig.serverOn(store, "bridge: {leaseDuration: " + LEASE.toMillis() + "ms, maxQueuedTurns: 1}")
+            SwitchboardApp app = SwitchboardFixture.builder().vertx(vertx)
+                    .yaml(ConfigYaml.serverOn(store, "bridge: {leaseDuration: " + LEASE.toMillis() + "ms, maxQueuedTurns: 1}")
                     .webBackend("echo", echo.url(), null)
                     .webBackend("slow", slow.url(), null)
-                    .webBackend("stream", stream.url(), null)
-                    .start(vertx);
+                    .webBackend("stream", stream.url(), null)).start().app();
             apps.add(app);
             chats.add(new ChatApi(app.baseUrl()));
         }

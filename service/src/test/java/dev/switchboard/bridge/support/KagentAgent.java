@@ -1,6 +1,5 @@
 package dev.switchboard.bridge.support;
 
-import dev.switchboard.app.SwitchboardApp;
 import dev.switchboard.testkit.Recorder;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -8,23 +7,25 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
-import java.nio.file.Path;
 
 /**
- * A testkit agent served where kagent serves an agent, {@code <url>/agents/default/<name>}, and a Switchboard with a
- * kagent-v1 backend for it and a web channel of the same name: the setup of the kagent end-to-end tests (API and
- * browser). The agent's server lives as long as the Vert.x it was started on.
+ * A testkit agent served where kagent serves an agent, {@code <url>/agents/default/<name>}: what a kagent-v1 backend
+ * calls (the kagent end-to-end tests, API and browser, and the kagent check). Started by
+ * {@code SwitchboardFixture.Builder#kagentAgent}; a Switchboard for it is
+ * {@code ConfigYaml.server(...).kagentBackend(name, url, null)}.
  */
 public final class KagentAgent {
 
     private final String name;
     private final String url;
     private final Recorder recorder;
+    private final HttpServer server;
 
-    private KagentAgent(String name, String url, Recorder recorder) {
+    private KagentAgent(String name, String url, Recorder recorder, HttpServer server) {
         this.name = name;
         this.url = url;
         this.recorder = recorder;
+        this.server = server;
     }
 
     /** Serves the testkit agent with {@code options} (e.g. {@code TestAgentOptions.kagent(name)}) at /agents/default/{@code name}. */
@@ -36,12 +37,11 @@ public final class KagentAgent {
         String url = "http://127.0.0.1:" + server.actualPort();
         String path = "/agents/default/" + name;
         router.route(path + "/*").subRouter(TestAgent.router(vertx, options, url + path, recorder));
-        return new KagentAgent(name, url, recorder);
+        return new KagentAgent(name, url, recorder, server);
     }
 
-    /** A Switchboard storing in {@code store}, with a kagent-v1 backend for this agent and its web channel. */
-    public SwitchboardApp switchboard(Vertx vertx, Path store) {
-        return BridgeConfig.server(store, false, BridgeConfig.QUICK_CONTRACT).kagentBackend(name, url, null).start(vertx);
+    public String name() {
+        return name;
     }
 
     /** kagent's URL, the one a kagent-v1 backend names: the agent is at {@code url()/agents/default/<name>}. */
@@ -52,5 +52,9 @@ public final class KagentAgent {
     /** Every request the agent received. */
     public Recorder recorder() {
         return recorder;
+    }
+
+    public void close() {
+        server.close().await();
     }
 }

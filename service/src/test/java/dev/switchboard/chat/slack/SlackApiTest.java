@@ -3,7 +3,7 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.slack.FakeSlack;
 import dev.switchboard.testkit.slack.FakeSlackOptions;
@@ -25,8 +25,8 @@ class SlackApiTest {
     void start() {
         vertx = Vertx.vertx();
         slack = FakeSlack.start(vertx, FakeSlackOptions.defaults()
-                .withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
-        api = new SlackApi(slack.apiUrl(), BridgeConfig.SLACK_BOT_TOKEN);
+                .withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN)).await();
+        api = new SlackApi(slack.apiUrl(), ConfigYaml.SLACK_BOT_TOKEN);
     }
 
     @AfterEach
@@ -42,15 +42,15 @@ class SlackApiTest {
      */
     @Test
     void aPostWhoseAnswerIsLostIsNotResentOnAPooledConnection() throws Exception {
-        String parent = slack.postAsUser(BridgeConfig.SLACK_CHANNEL, null, "U0ADA0001", "hello");
+        String parent = slack.postAsUser(ConfigYaml.SLACK_CHANNEL, null, "U0ADA0001", "hello");
         for (int i = 0; i < 3; i++) {
             api.authTest(); // the connection the post will reuse
         }
         slack.dropAfterPerforming("chat.postMessage", 1);
-        assertThatThrownBy(() -> api.post(BridgeConfig.SLACK_CHANNEL, parent, "lost answer", "p1", 0))
+        assertThatThrownBy(() -> api.post(ConfigYaml.SLACK_CHANNEL, parent, "lost answer", "p1", 0))
                 .isInstanceOf(SlackApi.Failure.class);
         assertThat(slack.calls("chat.postMessage")).as("sent once").hasSize(1);
-        assertThat(slack.thread(BridgeConfig.SLACK_CHANNEL, parent)).filteredOn(SlackMessage::fromBot).hasSize(1);
-        assertThat(api.findPosted(BridgeConfig.SLACK_CHANNEL, parent, "p1", 0)).isPresent();
+        assertThat(slack.thread(ConfigYaml.SLACK_CHANNEL, parent)).filteredOn(SlackMessage::fromBot).hasSize(1);
+        assertThat(api.findPosted(ConfigYaml.SLACK_CHANNEL, parent, "p1", 0)).isPresent();
     }
 }

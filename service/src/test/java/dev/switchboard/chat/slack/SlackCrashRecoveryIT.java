@@ -3,7 +3,7 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ProcessTest;
@@ -51,7 +51,7 @@ class SlackCrashRecoveryIT {
     /** Streamed in 16 pieces over ~24 s (see CrashRecoveryIT), so it is still running when the service dies. */
     private static final String STREAMED = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen";
     private static final String ADA = "U0ADA0001";
-    private static final String CHANNEL = BridgeConfig.SLACK_CHANNEL;
+    private static final String CHANNEL = ConfigYaml.SLACK_CHANNEL;
 
     @TempDir
     Path dir;
@@ -70,10 +70,10 @@ class SlackCrashRecoveryIT {
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("sre").withVersions(ProtocolVersion.V1_0), 0).await();
         slack = FakeSlack.start(vertx, FakeSlackOptions.defaults()
-                .withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
+                .withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN)).await();
         slack.addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
         Path config = dir.resolve("switchboard.yaml");
-        Files.writeString(config, BridgeConfig.server(dir.resolve("slack-crash.db"), false, BridgeConfig.QUICK_CONTRACT + """
+        Files.writeString(config, ConfigYaml.server(dir.resolve("slack-crash.db"), false, ConfigYaml.QUICK_CONTRACT + """
                         giveUpAfter: 2m
                         """)
                 .slackAgent("sre", agent.url(), "events", slack.apiUrl(), null)
@@ -161,7 +161,7 @@ class SlackCrashRecoveryIT {
     /** A person mentions the bot in a new thread; the signed app_mention is delivered and acknowledged. */
     private String mention(String text) {
         String ts = slack.postAsUser(CHANNEL, null, ADA, "<@" + slack.options().botUserId() + "> " + text);
-        Delivery d = slack.events(BridgeConfig.SLACK_SIGNING_SECRET)
+        Delivery d = slack.events(ConfigYaml.SLACK_SIGNING_SECRET)
                 .deliver(baseUrl + "/slack/events", slack.mentionEvent(CHANNEL, ts), EventOptions.defaults());
         assertThat(d.status()).as("the event acknowledged").isEqualTo(200);
         return ts;

@@ -1,7 +1,7 @@
 package dev.switchboard.chat.slack;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -13,39 +13,35 @@ import dev.switchboard.testkit.slack.SlackEvents;
 import dev.switchboard.testkit.slack.SlackMessage;
 import dev.switchboard.testkit.Recorder;
 import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
-import io.vertx.core.http.HttpServerOptions;
-import io.vertx.ext.web.Router;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
- * One Switchboard with a Slack app on a fake Slack, and a testkit agent behind its binding: what the Slack tests
- * drive. People write in the fake workspace ({@link #mention}, {@link #reply}); the event reaches Switchboard the
- * way the app's mode says (a signed POST, or an envelope over the socket). Public for the security tests, which
- * drive Slack the same way.
+ * The Slack tests' helper: a Switchboard ({@link SwitchboardFixture}) with a Slack app on the fixture's fake Slack, a
+ * testkit agent {@code sre} behind its binding, and what people do in the workspace. People write there
+ * ({@link #mention}, {@link #reply}, {@link #buttonClick}); the event reaches Switchboard the way the app's mode says
+ * (a signed POST, or an envelope over the socket). It starts nothing itself: the fixture starts and closes the agent, the
+ * fake Slack and the app. Public for the security tests, which drive Slack the same way.
  */
 public final class SlackRig implements AutoCloseable {
 
     public static final String ADA = "U0ADA0001";
     public static final String GRACE = "U0GRACE01";
-    public static final String CHANNEL = BridgeConfig.SLACK_CHANNEL;
+    public static final String CHANNEL = ConfigYaml.SLACK_CHANNEL;
     /** the action ids of an approval's buttons */
     public static final String APPROVE = SlackBlocks.APPROVE;
     public static final String REJECT = SlackBlocks.REJECT;
 
-    final Vertx vertx = Vertx.vertx();
+    private final SwitchboardFixture fixture;
+    final Vertx vertx;
     /** the testkit agent; null for a kagent rig (see {@link #recorder}) */
     final TestAgent agent;
     /** what the agent was sent */
     public final Recorder recorder;
-    private final HttpServer agentServer;
     public final FakeSlack slack;
     public final String mode;
-    private final BridgeConfig config;
-    // the app's lifecycle is SwitchboardFixture's; this class keeps the Slack tests' fake Slack and agent
-    private SwitchboardFixture fixture;
     public SwitchboardApp app;
 
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec) {
@@ -60,41 +56,48 @@ public final class SlackRig implements AutoCloseable {
 
     /** @param more further resources for the configuration (e.g. a Trigger on the Binding {@code slack-sre}) */
     SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
-            boolean fakesOwnTokens, java.util.function.UnaryOperator<BridgeConfig> more) {
-        this(dir, mode, slackOptions, agentOptions, bindingSpec, fakesOwnTokens, more, false);
+            boolean fakesOwnTokens, UnaryOperator<ConfigYaml> more) {
+        this(fixture(dir, mode, slackOptions, agentOptions, bindingSpec, fakesOwnTokens, more, false), mode, false);
     }
 
-    /** @param kagent the agent speaks kagent-v1, served where kagent serves it ({@code <url>/agents/default/sre}) */
-    private SlackRig(Path dir, String mode, FakeSlackOptions slackOptions, TestAgentOptions agentOptions, String bindingSpec,
-            boolean fakesOwnTokens, java.util.function.UnaryOperator<BridgeConfig> more, boolean kagent) {
+    /**
+     * The Slack tests' Switchboard: the agent {@code sre} (a kagent-v1 one, served where kagent serves it, when
+     * {@code kagent}), the fake Slack with Ada and Grace in its workspace, and the app with the SlackApp {@code main}
+     * in {@code mode} on it, its Binding {@code slack-sre} having the extra spec lines {@code bindingSpec}.
+     *
+     * @param fakesOwnTokens the fake Slack keeps the tokens of {@code slackOptions} (to refuse Switchboard's)
+     * @param more further resources for the configuration (e.g. a Trigger on the Binding {@code slack-sre})
+     */
+    static SwitchboardFixture fixture(Path dir, String mode, FakeSlackOptions slackOptions,
+            TestAgentOptions agentOptions, String bindingSpec, boolean fakesOwnTokens, UnaryOperator<ConfigYaml> more,
+            boolean kagent) {
+        SwitchboardFixture.Builder b = SwitchboardFixture.builder()
+                .slack(fakesOwnTokens ? slackOptions
+                        : slackOptions.withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN));
+        b = kagent ? b.kagentAgent("sre", agentOptions) : b.agent("sre", agentOptions);
+        return b.yaml(started -> {
+            // the workspace's people, there before the app's first event
+            started.slack().addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
+            started.slack().addUser(GRACE, "Grace", "Grace Hopper", "grace@example.com");
+            ConfigYaml c = ConfigYaml.server(dir.resolve("slack.db"), false, ConfigYaml.QUICK_CONTRACT);
+            String apiUrl = started.slack().apiUrl();
+            return more.apply(kagent ? c.slackKagent("sre", started.url("sre"), mode, apiUrl, bindingSpec)
+                    : c.slackAgent("sre", started.url("sre"), mode, apiUrl, bindingSpec));
+        }).start();
+    }
+
+    /**
+     * The helper on {@code fixture}, which has the agent {@code sre} (a {@link SwitchboardFixture.Builder#kagentAgent
+     * kagent one} when {@code kagent}), a fake Slack and a SlackApp in {@code mode}; closing the helper closes the
+     * fixture.
+     */
+    SlackRig(SwitchboardFixture fixture, String mode, boolean kagent) {
+        this.fixture = fixture;
+        this.vertx = fixture.vertx();
         this.mode = mode;
-        String agentUrl;
-        if (kagent) {
-            this.agent = null;
-            this.recorder = new Recorder();
-            java.util.concurrent.atomic.AtomicReference<Router> main = new java.util.concurrent.atomic.AtomicReference<>();
-            this.agentServer = vertx.createHttpServer(new HttpServerOptions().setHost("127.0.0.1").setPort(0))
-                    .requestHandler(r -> main.get().handle(r)).listen().await();
-            agentUrl = "http://127.0.0.1:" + agentServer.actualPort();
-            Router router = Router.router(vertx);
-            router.route("/agents/default/sre/*").subRouter(TestAgent.router(vertx, agentOptions,
-                    agentUrl + "/agents/default/sre", recorder));
-            main.set(router);
-        } else {
-            this.agent = TestAgent.start(vertx, agentOptions, 0).await();
-            this.recorder = agent.recorder();
-            this.agentServer = null;
-            agentUrl = agent.url();
-        }
-        this.slack = FakeSlack.start(vertx, fakesOwnTokens ? slackOptions
-                : slackOptions.withTokens(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN)).await();
-        slack.addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
-        slack.addUser(GRACE, "Grace", "Grace Hopper", "grace@example.com");
-        BridgeConfig c = BridgeConfig.server(dir.resolve("slack.db"), false, BridgeConfig.QUICK_CONTRACT);
-        this.config = kagent ? c.slackKagent("sre", agentUrl, mode, slack.apiUrl(), bindingSpec)
-                : c.slackAgent("sre", agentUrl, mode, slack.apiUrl(), bindingSpec);
-        more.apply(this.config);
-        this.fixture = SwitchboardFixture.builder().vertx(vertx).yaml(a -> config).start();
+        this.slack = fixture.slack();
+        this.agent = kagent ? null : fixture.agent("sre");
+        this.recorder = agent != null ? agent.recorder() : fixture.kagentAgent("sre").recorder();
         this.app = fixture.app();
     }
 
@@ -105,8 +108,8 @@ public final class SlackRig implements AutoCloseable {
 
     /** As {@link #kagent(Path, String)}, with extra lines of the Binding's spec (e.g. its questions' approvers). */
     public static SlackRig kagent(Path dir, String mode, String bindingSpec) {
-        return new SlackRig(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.kagent("sre"), bindingSpec, false,
-                c -> c, true);
+        return new SlackRig(fixture(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.kagent("sre"), bindingSpec,
+                false, c -> c, true), mode, true);
     }
 
     SlackRig(Path dir, String mode) {
@@ -123,7 +126,7 @@ public final class SlackRig implements AutoCloseable {
     }
 
     SlackEvents events() {
-        return slack.events(BridgeConfig.SLACK_SIGNING_SECRET);
+        return slack.events(ConfigYaml.SLACK_SIGNING_SECRET);
     }
 
     String botMention() {
@@ -211,18 +214,6 @@ public final class SlackRig implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            if (fixture != null) {
-                fixture.close();
-            }
-        } finally {
-            slack.close().await();
-            if (agent != null) {
-                agent.close().await();
-            } else {
-                agentServer.close().await();
-            }
-            vertx.close().await();
-        }
+        fixture.close();
     }
 }

@@ -7,7 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.EventOptions;
@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
 @ServerTest
 class SlackSecretsNeverLeakTest {
 
-    private static final List<String> SECRETS = List.of(BridgeConfig.SLACK_BOT_TOKEN, BridgeConfig.SLACK_APP_TOKEN,
-            BridgeConfig.SLACK_SIGNING_SECRET, BridgeConfig.BINDING_TOKEN);
+    private static final List<String> SECRETS = List.of(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN,
+            ConfigYaml.SLACK_SIGNING_SECRET, ConfigYaml.BINDING_TOKEN);
 
     @TempDir
     Path dir;
@@ -77,8 +77,8 @@ class SlackSecretsNeverLeakTest {
             assertThat(text).as(where + " must not hold a secret").doesNotContain(s);
         }
         // nor the start of one (the SDK once logged a token's first 16 characters)
-        assertThat(text).as(where).doesNotContain(BridgeConfig.SLACK_BOT_TOKEN.substring(0, 16))
-                .doesNotContain(BridgeConfig.SLACK_APP_TOKEN.substring(0, 16));
+        assertThat(text).as(where).doesNotContain(ConfigYaml.SLACK_BOT_TOKEN.substring(0, 16))
+                .doesNotContain(ConfigYaml.SLACK_APP_TOKEN.substring(0, 16));
     }
 
     @Test
@@ -107,7 +107,7 @@ class SlackSecretsNeverLeakTest {
     @Test
     void notWhenTheSocketCannotOpen() {
         rig = new SlackRig(dir, "socket",
-                FakeSlackOptions.defaults().withTokens(BridgeConfig.SLACK_BOT_TOKEN, "xapp-some-other-app-token"),
+                FakeSlackOptions.defaults().withTokens(ConfigYaml.SLACK_BOT_TOKEN, "xapp-some-other-app-token"),
                 TestAgentOptions.echo("sre"), null, true);
         await().until(() -> lines.stream().anyMatch(l -> l.contains("socket mode could not connect")));
         assertThat(rig.slack.connected()).isFalse();

@@ -44,7 +44,7 @@ class SlackSocketModeTest {
         rig = new SlackRig(dir, "socket");
         awaitConnected();
         assertThat(rig.slack.calls("apps.connections.open")).allSatisfy(c ->
-                assertThat(c.token()).isEqualTo(dev.switchboard.bridge.support.BridgeConfig.SLACK_APP_TOKEN));
+                assertThat(c.token()).isEqualTo(dev.switchboard.bridge.support.ConfigYaml.SLACK_APP_TOKEN));
         SlackRig.Sent m = rig.mention(SlackRig.ADA, "over the socket", null);
         await().until(() -> rig.slack.acked(m.delivery().body()));
         await().until(() -> rig.botReplies(m.ts()).stream().anyMatch(r -> r.text().contains("over the socket")));

@@ -3,8 +3,8 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.switchboard.bridge.support.BridgeConfig;
 import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgentOptions;
@@ -43,7 +43,7 @@ class SlackTriggerTest {
     private JsonNode post(String body) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create(rig.app.baseUrl() + "/triggers/alerts"))
-                .header("Authorization", "Bearer " + BridgeConfig.TRIGGER_TOKEN).header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
         return ChatApi.read(r.body());

@@ -3,9 +3,10 @@ package dev.switchboard.chat.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.support.KagentAgent;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.BrowserTest;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
@@ -39,7 +40,10 @@ class WebChatKagentBrowserTest {
     @BeforeAll
     static void start() throws Exception {
         vertx = Vertx.vertx();
-        app = KagentAgent.start(vertx, "sre", TestAgentOptions.kagent("sre")).switchboard(vertx, dir.resolve("db"));
+        app = SwitchboardFixture.builder().vertx(vertx).kagentAgent("sre", TestAgentOptions.kagent("sre"))
+                .yaml(agents -> ConfigYaml.server(dir.resolve("db"), false, ConfigYaml.QUICK_CONTRACT)
+                        .kagentBackend("sre", agents.url("sre"), null))
+                .start().app();
         browser = Chromium.start(dir);
     }
 

@@ -1,18 +1,12 @@
 package dev.switchboard.bridge.support;
 
-import dev.switchboard.app.SwitchboardApp;
-import dev.switchboard.bridge.Scheduler;
-import dev.switchboard.config.ConfigLoader;
-import dev.switchboard.ops.Readiness;
-import io.vertx.core.Vertx;
 import java.nio.file.Path;
-import java.util.Map;
 
 /**
- * Builds the YAML configuration of a Switchboard under test, the way an operator writes it (so the
- * config loader is part of what is tested), and starts the service in-process from it.
+ * Builds the YAML configuration of a Switchboard under test, the way an operator writes it (so the config loader is
+ * part of what is tested). It starts nothing: {@code SwitchboardFixture.builder().yaml(...)} starts the service on it.
  */
-public final class BridgeConfig {
+public final class ConfigYaml {
 
     /** The identity every web backend binding in these tests calls with, unless it uses a token. */
     public static final String BOT_USER = "switchboard-bot";
@@ -33,8 +27,8 @@ public final class BridgeConfig {
      * {@code contract} (the YAML lines under {@code contract:}), and the web chat's identity rules; and the
      * Secret {@code tokens} that {@link #webAgent} backends and bindings take their tokens from.
      */
-    public static BridgeConfig server(Path store, boolean trustForwardedUser, String contract) {
-        BridgeConfig c = new BridgeConfig();
+    public static ConfigYaml server(Path store, boolean trustForwardedUser, String contract) {
+        ConfigYaml c = new ConfigYaml();
         c.yaml.append("""
                 apiVersion: switchboard.dev/v1
                 kind: Server
@@ -60,13 +54,13 @@ public final class BridgeConfig {
      * {@code webChat}, {@code bridge}), the store in {@code store}, the quick contract, and the Secret
      * {@code tokens}. The listen address is 127.0.0.1:0 unless the lines say otherwise.
      */
-    public static BridgeConfig server(Path store, String spec) {
+    public static ConfigYaml server(Path store, String spec) {
         return serverOn("sqlite:" + store, spec);
     }
 
     /** As {@link #server(Path, String)}, on the store setting {@code store} (e.g. a test PostgreSQL's URL). */
-    public static BridgeConfig serverOn(String store, String spec) {
-        BridgeConfig c = new BridgeConfig();
+    public static ConfigYaml serverOn(String store, String spec) {
+        ConfigYaml c = new ConfigYaml();
         String listen = spec.lines().anyMatch(l -> l.startsWith("listen:")) ? "" : "listen: 127.0.0.1:0\n";
         c.yaml.append("""
                 apiVersion: switchboard.dev/v1
@@ -90,7 +84,7 @@ public final class BridgeConfig {
      * An AgentBackend (with a static header and its own gateway token) and a web Binding whose one
      * channel has the backend's name; {@code withToken} picks the binding's identity.
      */
-    public BridgeConfig webAgent(String name, String url, boolean withToken) {
+    public ConfigYaml webAgent(String name, String url, boolean withToken) {
         return channel(name, """
                 url: %s
                 headers: {X-Team: sre}
@@ -105,7 +99,7 @@ public final class BridgeConfig {
      *
      * @param bindingSpec extra lines of the Binding's spec, e.g. {@code questions: {allowed: false}}; may be null
      */
-    public BridgeConfig webBackend(String name, String url, String bindingSpec) {
+    public ConfigYaml webBackend(String name, String url, String bindingSpec) {
         return channel(name, "url: " + url, "{userId: " + BOT_USER + "}", bindingSpec);
     }
 
@@ -113,12 +107,12 @@ public final class BridgeConfig {
      * A kagent-v1 AgentBackend (agentRef default/{@code name}: the endpoint is {@code url}/agents/default/{@code name})
      * and a web Binding whose one channel has the backend's name.
      */
-    public BridgeConfig kagentBackend(String name, String url, String bindingSpec) {
+    public ConfigYaml kagentBackend(String name, String url, String bindingSpec) {
         return channel(name, "url: " + url + "\ndialect: kagent-v1\nagentRef: {namespace: default, name: " + name + "}",
                 "{userId: " + BOT_USER + "}", bindingSpec);
     }
 
-    private BridgeConfig channel(String name, String backendSpec, String identity, String bindingSpec) {
+    private ConfigYaml channel(String name, String backendSpec, String identity, String bindingSpec) {
         yaml.append("""
                 ---
                 apiVersion: switchboard.dev/v1
@@ -152,7 +146,7 @@ public final class BridgeConfig {
      *
      * @param bindingSpec extra lines of the Binding's spec; may be null
      */
-    public BridgeConfig slackAgent(String name, String url, String mode, String apiUrl, String bindingSpec) {
+    public ConfigYaml slackAgent(String name, String url, String mode, String apiUrl, String bindingSpec) {
         return slack(name, "{url: \"" + url + "\"}", mode, apiUrl, bindingSpec);
     }
 
@@ -160,12 +154,12 @@ public final class BridgeConfig {
      * As {@link #slackAgent}, the backend a kagent-v1 agent at {@code url}/agents/default/{@code name} (agentRef
      * default/{@code name}), as {@link #kagentBackend} but behind the Slack binding {@code slack-<name>}.
      */
-    public BridgeConfig slackKagent(String name, String url, String mode, String apiUrl, String bindingSpec) {
+    public ConfigYaml slackKagent(String name, String url, String mode, String apiUrl, String bindingSpec) {
         return slack(name, "{url: \"" + url + "\", dialect: kagent-v1, agentRef: {namespace: default, name: " + name + "}}",
                 mode, apiUrl, bindingSpec);
     }
 
-    private BridgeConfig slack(String name, String backendSpec, String mode, String apiUrl, String bindingSpec) {
+    private ConfigYaml slack(String name, String backendSpec, String mode, String apiUrl, String bindingSpec) {
         yaml.append("""
                 ---
                 apiVersion: switchboard.dev/v1
@@ -210,7 +204,7 @@ public final class BridgeConfig {
      *
      * @param extraSpec extra lines of the Trigger's spec, e.g. {@code rateLimit: {perMinute: 2, burst: 2}}; may be null
      */
-    public BridgeConfig trigger(String name, String binding, String format, String extraSpec) {
+    public ConfigYaml trigger(String name, String binding, String format, String extraSpec) {
         yaml.append("""
                 ---
                 apiVersion: v1
@@ -232,16 +226,6 @@ public final class BridgeConfig {
 
     public String yaml() {
         return yaml.toString();
-    }
-
-    public SwitchboardApp start(Vertx vertx) {
-        return SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "test.yaml")).await();
-    }
-
-    /** As {@link #start(Vertx)}, the chat bridge on {@code bridgeTime} (a {@link VirtualScheduler}, say). */
-    public SwitchboardApp start(Vertx vertx, Scheduler bridgeTime) {
-        return SwitchboardApp.start(vertx, new ConfigLoader(Map.of()).parse(yaml(), "test.yaml"), new Readiness(),
-                bridgeTime).await();
     }
 
     private static String indent(String text, String prefix) {

@@ -6,9 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.switchboard.cli.WatchMode;
-import dev.switchboard.config.ConfigLoader;
-import dev.switchboard.config.SwitchboardConfig;
 import dev.switchboard.gateway.support.TestHttp;
+import dev.switchboard.testing.SwitchboardFixture;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import dev.switchboard.testkit.slack.FakeSlack;
@@ -16,6 +15,7 @@ import dev.switchboard.testkit.slack.FakeSlackOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -50,13 +50,15 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A watch-mode test's world, fresh for each test and closed after it: a Vert.x, testkit echo agents, a fake Slack
- * when asked for, an API server (fabric8's mock in CRUD mode: lists, watches, the status subresource) with the CRDs
- * of deploy/crds applied, and the Switchboards a test starts on it, each on an ephemeral port with its store in a
- * directory of its own. Register it on a field ({@code @RegisterExtension}); the test's own {@code @BeforeEach} runs
- * after it, so a class states only the resources it starts with.
+ * A fake Kubernetes cluster for the watch-mode tests, fresh for each test and closed after it: an API server
+ * (fabric8's mock in CRUD mode: lists, watches, the status subresource) with the CRDs of deploy/crds applied, on a
+ * Vert.x with the testkit echo agents and the fake Slack (when asked for) that its resources point at. The
+ * Switchboards a test starts on it are {@link SwitchboardFixture}s in watch mode
+ * ({@link SwitchboardFixture.Builder#kubernetes}), each on an ephemeral port with its store in a directory of its own.
+ * Register it on a field ({@code @RegisterExtension}); the test's own {@code @BeforeEach} runs after it, so a class
+ * states only the resources it starts with.
  */
-final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
+final class FakeCluster implements BeforeEachCallback, AfterEachCallback {
 
     static final String NS = "agents";
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -77,7 +79,7 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
     private FakeSlack slack;
     private KubernetesMockServer server;
     private NamespacedKubernetesClient client;
-    /** the Switchboard {@link #start} started (it shares {@link #client}; a replica has a client of its own) */
+    /** the Switchboard {@link #start} started (it shares {@link #client} and closes it; a replica has its own) */
     private WatchMode.Running first;
     private int replicas;
     private TestHttp http;
@@ -88,17 +90,17 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
         void close() throws Exception;
     }
 
-    private WatchModeFixture(List<String> agentNames) {
+    private FakeCluster(List<String> agentNames) {
         this.agentNames = agentNames;
     }
 
     /** With one testkit echo agent per name (each answers as that name). */
-    static WatchModeFixture withAgents(String... names) {
-        return new WatchModeFixture(List.of(names));
+    static FakeCluster withAgents(String... names) {
+        return new FakeCluster(List.of(names));
     }
 
     /** And a fake Slack started with these options. */
-    WatchModeFixture withSlack(FakeSlackOptions options) {
+    FakeCluster withSlack(FakeSlackOptions options) {
         this.slackOptions = options;
         return this;
     }
@@ -185,20 +187,25 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
         return slack;
     }
 
-    /** The Server resource of the Switchboard {@link #start} starts: loopback, port 0, its store in the fixture's dir. */
-    SwitchboardConfig serverFile() {
+    /** The Server resource of the Switchboard {@link #start} starts: loopback, port 0, its store in the cluster's. */
+    String serverFile() {
         return serverFile(dir);
     }
 
-    private static SwitchboardConfig serverFile(Path dir) {
-        return new ConfigLoader(Map.of()).parse("""
+    private static String serverFile(Path dir) {
+        return """
                 apiVersion: switchboard.dev/v1
                 kind: Server
                 metadata: {name: switchboard}
                 spec:
                   listen: 127.0.0.1:0
                   store: sqlite:%s
-                """.formatted(dir.resolve("switchboard.db")), "server.yaml");
+                """.formatted(dir.resolve("switchboard.db"));
+    }
+
+    /** A Switchboard in watch mode on namespace {@link #NS} through {@code client}: started, not yet following. */
+    SwitchboardFixture.Builder switchboard(String serverFile, KubernetesClient client) {
+        return SwitchboardFixture.builder().vertx(vertx).yaml(serverFile).kubernetes(client, NS);
     }
 
     /** Starts Switchboard in watch mode on this cluster, following its changes, as {@code serve --kubernetes} does. */
@@ -211,20 +218,19 @@ final class WatchModeFixture implements BeforeEachCallback, AfterEachCallback {
         if (first != null) {
             throw new IllegalStateException("already started: a second Switchboard is startReplica()");
         }
-        first = started(WatchMode.start(vertx, serverFile(), client, NS, Duration.ofSeconds(60)));
+        first = started(switchboard(serverFile(), client).start());
         return first;
     }
 
     /** Another Switchboard on the same namespace, following it, with a client and a store of its own. */
     WatchMode.Running startReplica() throws IOException {
         Path own = Files.createDirectories(dir.resolve("replica-" + ++replicas));
-        return started(WatchMode.start(vertx, serverFile(own), server.createClient(), NS, Duration.ofSeconds(60)))
-                .follow();
+        return started(switchboard(serverFile(own), server.createClient()).start()).follow();
     }
 
-    private WatchMode.Running started(WatchMode.Running switchboard) {
-        closers.push(() -> switchboard.close().await());
-        return switchboard;
+    private WatchMode.Running started(SwitchboardFixture switchboard) {
+        closers.push(switchboard::close);
+        return switchboard.watch();
     }
 
     /** The HTTP client on the Switchboard started first (the same one each time), closed after the test. */
