@@ -5,6 +5,7 @@ import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.console.ConsoleRoutes;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.GatewayHandler;
+import dev.switchboard.gateway.GatewayReplies;
 import dev.switchboard.mcp.McpDoor;
 import dev.switchboard.http.JsonHttp;
 import dev.switchboard.ops.HealthRoutes;
@@ -82,9 +83,9 @@ final class Routes {
         t.post("/a2a/:agentId", f.gateway());
         t.get("/a2a/:agentId/stream", f.gateway()::handleStream);
         t.post("/a2a/:agentId/push/:callbackId", f.gateway()::pushCallback);
-        t.any("/a2a/:agentId", GatewayHandler::wrongMethod);
-        t.post("/a2a", GatewayHandler::missingAgentId);
-        t.post("/a2a/", GatewayHandler::missingAgentId);
+        t.any("/a2a/:agentId", GatewayReplies::wrongMethod);
+        t.post("/a2a", GatewayReplies::missingAgentId);
+        t.post("/a2a/", GatewayReplies::missingAgentId);
 
         if (f.mcp() != null) {
             // MCP's Streamable HTTP (issue 25): the guard (cross-site, caller) answers before the body is read

@@ -1,5 +1,14 @@
 package dev.switchboard.config;
 
+import static dev.switchboard.config.SchemaBlocks.fields;
+import static dev.switchboard.config.SchemaBlocks.number;
+import static dev.switchboard.config.SchemaBlocks.obj;
+import static dev.switchboard.config.SchemaBlocks.oneOf;
+import static dev.switchboard.config.SchemaBlocks.secretRef;
+import static dev.switchboard.config.SchemaBlocks.secretWrapper;
+import static dev.switchboard.config.SchemaBlocks.span;
+import static dev.switchboard.config.SchemaBlocks.text;
+
 import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.FieldSchema.Flag;
@@ -457,45 +466,5 @@ public final class ResourceSchemas {
                                 "leaseDuration", span("A replica's hold on a thread lasts this long without renewal.",
                                         b.leaseDuration(), "15s")), List.of())),
                 List.of());
-    }
-
-    // ---- building blocks ----
-
-    private static Obj secretRef(String description) {
-        return obj(description, fields(
-                "name", text("The Secret's name, in the resource's namespace.", "agent-token"),
-                "key", text("The key in the Secret's data.", "token")), List.of("name", "key"));
-    }
-
-    private static Obj secretWrapper(String description) {
-        return obj(description, fields("secretRef", secretRef("The Secret key holding it.")), List.of("secretRef"));
-    }
-
-    private static Text text(String description, String example) {
-        return new Text(description, List.of(), null, null, example);
-    }
-
-    private static Text oneOf(String description, List<String> allowed, String what) {
-        return new Text(description, allowed, what, null, allowed.get(0));
-    }
-
-    private static WholeNumber number(String description, long defaultValue) {
-        return new WholeNumber(description, 1, defaultValue, defaultValue);
-    }
-
-    private static Span span(String description, java.time.Duration defaultValue, String example) {
-        return new Span(description, Durations.format(defaultValue), example);
-    }
-
-    private static Obj obj(String description, Map<String, FieldSchema> properties, List<String> required) {
-        return new Obj(description, properties, required, List.of());
-    }
-
-    private static Map<String, FieldSchema> fields(Object... nameThenSchema) {
-        Map<String, FieldSchema> out = new LinkedHashMap<>();
-        for (int i = 0; i < nameThenSchema.length; i += 2) {
-            out.put((String) nameThenSchema[i], (FieldSchema) nameThenSchema[i + 1]);
-        }
-        return out;
     }
 }

@@ -485,19 +485,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         }
     }
 
-    /** {@code /a2a/{agentId}} with another method than POST. */
-    public static void wrongMethod(RoutingContext ctx) {
-        ctx.response().setStatusCode(405).putHeader("Allow", "POST")
-                .putHeader("Content-Type", "application/json")
-                .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}");
-    }
-
-    /** {@code POST /a2a} without an agent id. */
-    public static void missingAgentId(RoutingContext ctx) {
-        GatewayReplies.error(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
-                "invalid request: missing agent id: POST to /a2a/{agentId}", GatewayException.Kind.REQUEST), 200, false);
-    }
-
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */
     private static long declaredLength(HttpServerRequest request) {
         // Vert.x's header names are AsciiStrings: hashed once, compared to the parsed names byte by byte

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.switchboard.bridge.support.BridgeConfig;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.bridge.support.ServiceProcess;
 import dev.switchboard.bridge.support.Teardown;
 import dev.switchboard.testing.ProcessTest;
@@ -85,7 +85,7 @@ class PushCrashRecoveryIT {
         })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
 
         Path config = dir.resolve("switchboard.yaml");
-        Files.writeString(config, BridgeConfig.server(dir.resolve("push.db"), "")
+        Files.writeString(config, ConfigYaml.server(dir.resolve("push.db"), "")
                 .webBackend("pusher", "http://127.0.0.1:" + agent.actualPort(), null).yaml());
         service = new ServiceProcess(config, Path.of("target", "push-crash-recovery"));
         String base = service.start();
