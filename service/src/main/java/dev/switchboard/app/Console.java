@@ -1,5 +1,6 @@
 package dev.switchboard.app;
 
+import dev.switchboard.auth.CallerAuth;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.config.AgentBackendSpec;
 import dev.switchboard.config.SwitchboardConfig;
@@ -9,6 +10,7 @@ import dev.switchboard.console.RollingCalls;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.GatewayMetrics;
 import dev.switchboard.ops.MetricsAccess;
+import dev.switchboard.policy.AccessControl;
 import dev.switchboard.registry.AgentRegistry;
 import io.vertx.core.Vertx;
 import java.time.Clock;
@@ -21,13 +23,14 @@ final class Console {
     private Console() {}
 
     static ConsoleRoutes create(Vertx vertx, SwitchboardConfig config, AgentRegistry registry, CardRoutes cards,
-            GatewayMetrics gatewayMetrics, ChatStore store, Clock clock) {
+            GatewayMetrics gatewayMetrics, ChatStore store, CallerAuth auth, AccessControl grants, Clock clock) {
         RollingCalls calls = new RollingCalls(clock::millis, id -> registry.find(id).isPresent());
         gatewayMetrics.observe(calls);
         CardProbe probe = new CardProbe(vertx, registry, cards::probe, config.server().registry().probeInterval(), clock);
-        // the console's API is operator data like /metrics, and asks what /metrics asks on the main port
+        // the console's API is operator data like /metrics, and asks what /metrics asks on the main port; or an
+        // AccessPolicy's admin grant, read as the policies are now
         MetricsAccess access = MetricsAccess.mainPort(false, config.server().host(), config.server().adminToken());
-        ConsoleRoutes console = new ConsoleRoutes(registry, cards, probe, calls, store, access, clock);
+        ConsoleRoutes console = new ConsoleRoutes(registry, cards, probe, calls, store, access, auth, grants::grants, clock);
         console.dialects(dialects(config), false);
         return console;
     }

@@ -244,7 +244,8 @@ public final class SwitchboardApp {
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         CallerMetrics callerMetrics = new CallerMetrics(meters);
-        ConsoleRoutes console = Console.create(vertx, config, registry, cards, gatewayMetrics, bridge.store(), clock);
+        ConsoleRoutes console = Console.create(vertx, config, registry, cards, gatewayMetrics, bridge.store(), auth, access,
+                clock);
         registry.onRemoved(id -> {
             console.forget(id);
             gatewayMetrics.forget(id);

@@ -77,9 +77,10 @@ public final class ResourceSchemas {
 
     public static final ResourceKind ACCESS_POLICY = new ResourceKind("AccessPolicy", "accesspolicies", "accesspolicy",
             List.of("sbap"),
-            "Grants gateway callers (API keys, JWT claims) the right to call some agents with some methods. With no "
-                    + "AccessPolicy at all every caller may call every agent; with any, a call no policy grants is "
-                    + "refused (403) before any agent is contacted. See docs/access-policy.md.",
+            "Grants gateway callers (API keys, JWT claims) the right to call some agents with some methods, and with "
+                    + "admin: true the operator's console. With no AccessPolicy at all every caller may call every "
+                    + "agent; with any, a call no policy grants is refused (403) before any agent is contacted. See "
+                    + "docs/access-policy.md.",
             accessPolicySpec(), columns(
                     new Column("Methods", "string", ".spec.methods", "The methods granted")));
 
@@ -262,13 +263,17 @@ public final class ResourceSchemas {
                                                 List.of("triage"))), List.of()),
                         "methods", new TextList("The JSON-RPC methods granted: A2A names of either version (a name "
                                 + "covers its equivalent in the other: message/send and SendMessage), custom ones, or "
-                                + "* for all.", 1, List.of("message/send", "tasks/get")),
+                                + "* for all. Required unless admin is true.", 1, List.of("message/send", "tasks/get")),
+                        "admin", new Flag("The subjects may also open the operator's console (/console/api/) beyond "
+                                + "loopback, as the admin token does. With admin and no methods the policy grants the "
+                                + "console only and is not a gateway policy (it leaves calls as they were).", false,
+                                true),
                         "rateLimit", obj("Calls per caller to each agent this policy grants, in place of "
                                 + "Server.spec.gateway.callerLimits.perAgent.", fields(
                                         "rate", new Fraction("Tokens added per second.", 0.001, 1_000_000, null, 5),
                                         "burst", new WholeNumber("Calls accepted at once; defaults to rate, at least "
                                                 + "1.", 1, null, 10)), List.of("rate"))),
-                List.of("subjects", "methods"));
+                List.of("subjects"));
     }
 
     private static Obj serverSpec() {

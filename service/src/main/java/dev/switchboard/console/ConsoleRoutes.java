@@ -28,8 +28,9 @@ import java.util.Map;
  * {@code /console}: the page, and its JSON API under {@code /console/api/}. The API shows what {@code /metrics} shows
  * and more (agents' URLs, cards, traffic), so it asks what {@code /metrics} asks on the main port
  * ({@link MetricsAccess}): nothing on a loopback-only server; beyond loopback the admin token as a bearer token, from
- * every caller; with no admin token (an insecure server), callers on this machine only. The page itself holds no
- * data and is served to anyone, like the web chat's. Agents' static headers (their credentials) are never shown.
+ * every caller; with no admin token (an insecure server), callers on this machine only. Beyond that, a caller with the
+ * {@code admin} grant of an AccessPolicy ({@link ConsoleAccess}). The page itself holds no data and is served to
+ * anyone, like the web chat's. Agents' static headers (their credentials) are never shown.
  */
 public final class ConsoleRoutes {
 
@@ -42,20 +43,25 @@ public final class ConsoleRoutes {
     private final CardProbe probe;
     private final RollingCalls calls;
     private final ChatStore store;
-    private final MetricsAccess access;
+    private final ConsoleAccess access;
     private volatile boolean cluster;
     private final Clock clock;
     private volatile Map<String, String> dialects = Map.of();
     private volatile java.util.function.Supplier<java.util.List<ResourceStatus>> statuses;
 
+    /**
+     * @param auth the gateway's callers, for those with an admin grant
+     * @param grants the AccessPolicies in force now (watch mode swaps them)
+     */
     public ConsoleRoutes(AgentRegistry registry, CardRoutes cards, CardProbe probe, RollingCalls calls, ChatStore store,
-            MetricsAccess access, Clock clock) {
+            MetricsAccess access, dev.switchboard.auth.CallerAuth auth,
+            java.util.function.Supplier<dev.switchboard.policy.Grants> grants, Clock clock) {
         this.registry = registry;
         this.cards = cards;
         this.probe = probe;
         this.calls = calls;
         this.store = store;
-        this.access = access;
+        this.access = new ConsoleAccess(access, auth, grants);
         this.clock = clock;
     }
 
@@ -104,21 +110,22 @@ public final class ConsoleRoutes {
         return StaticHandler.create("console").setIndexPage("index.html").setCachingEnabled(false);
     }
 
-    /** Who may read the API: as {@code /metrics} on the main port. */
+    /** Who may read the API: as {@code /metrics} on the main port, or a caller with an admin grant. */
     public void guard(RoutingContext ctx) {
         ctx.response().putHeader("Cache-Control", "no-store");
-        switch (access.verdict(remote(ctx), ctx.request().getHeader("Authorization"))) {
-            case SERVED -> {
+        access.check(remote(ctx), ctx.request()).onComplete(done -> {
+            ConsoleAccess.Answer answer = done.succeeded() ? done.result()
+                    : new ConsoleAccess.Answer(503, "the caller could not be checked now", null);
+            if (answer.served()) {
                 probe.touch(); // the probe runs while the console is in use
                 ctx.next();
+                return;
             }
-            case TOKEN_NEEDED -> {
-                ctx.response().putHeader("WWW-Authenticate", "Bearer realm=\"switchboard\"");
-                error(ctx, 401, "the console needs the admin token (Authorization: Bearer <token>)");
+            if (answer.challenge() != null) {
+                ctx.response().putHeader("WWW-Authenticate", answer.challenge());
             }
-            case LOOPBACK_ONLY -> error(ctx, 403, "the console is served to this machine only (no admin token is set)");
-            case NOT_FOUND -> error(ctx, 404, "no console here");
-        }
+            error(ctx, answer.status(), answer.message());
+        });
     }
 
     /** {@code GET /console/api/agents}: every agent, with its last probe. */
