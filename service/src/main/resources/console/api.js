@@ -1,5 +1,5 @@
-// The console's JSON API. Beyond loopback it needs the admin token: the page asks for it once, keeps it in this tab
-// (sessionStorage) and sends it as a Bearer header; a token in the URL would end up in logs and history.
+// The console's JSON API. Beyond loopback it needs the admin token, or an API key or token with an AccessPolicy's admin
+// grant: the page asks for it once, keeps it in this tab (sessionStorage) and sends it as a Bearer header; a token in the URL would end up in logs and history.
 
 const TOKEN_STORE = 'switchboard.adminToken';
 let token = read();
@@ -17,7 +17,7 @@ export async function get(path) {
   const body = await res.json().catch(() => null);
   if (res.status === 401 && !asked) {
     asked = true;
-    const entered = window.prompt('The console needs the admin token. It is kept in this tab only.', '');
+    const entered = window.prompt('The console needs the admin token (or an API key with an admin grant). It is kept in this tab only.', '');
     if (entered) {
       token = entered.trim();
       try { sessionStorage.setItem(TOKEN_STORE, token); } catch (e) { /* private mode */ }
