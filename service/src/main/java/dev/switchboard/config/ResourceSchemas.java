@@ -305,8 +305,8 @@ public final class ResourceSchemas {
                                 "sqlite:./data/switchboard.db").withDefault(d.store()),
                         "storePasswordSecretRef", secretRef("A Secret key holding the PostgreSQL password; only "
                                 + "with a postgresql:// store."),
-                        "adminToken", text("Registry writes need it as a bearer token, and so does /metrics from "
-                                + "beyond this machine (16+ characters).", "${SWITCHBOARD_ADMIN_TOKEN}"),
+                        "adminToken", text("Registry writes need it as a bearer token, and so do /metrics and the "
+                                + "console's API from beyond this machine (16+ characters).", "${SWITCHBOARD_ADMIN_TOKEN}"),
                         "apiKeys", new ObjectList("Gateway callers, registry readers and the web chat need one as a "
                                 + "bearer token.", obj("An API key.", fields(
                                         "name", text("The caller's name, in logs and metrics.", "ci-bot"),
