@@ -45,7 +45,7 @@ class PushAndResubscribeMustClausesTest {
     private static final String ALICE = "Bearer alice-key-0123456789abcdef";
     private static final String BOB = "Bearer bob-key-0123456789abcdefgh";
 
-    record Delivered(String path, String body, String token, String authorization) {}
+    record Delivered(String path, String body, String token, String authorization, String contentType) {}
 
     @TempDir
     static Path dir;
@@ -85,7 +85,7 @@ class PushAndResubscribeMustClausesTest {
                 return;
             }
             delivered.add(new Delivered(req.path(), b.toString(), req.getHeader("X-A2A-Notification-Token"),
-                    req.getHeader("Authorization")));
+                    req.getHeader("Authorization"), req.getHeader("Content-Type")));
             req.response().end();
         })).listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
@@ -246,6 +246,9 @@ class PushAndResubscribeMustClausesTest {
         await().until(() -> !delivered.isEmpty());
         assertThat(delivered.get(0).authorization()).isEqualTo(mode.equals("1.0") ? "Bearer abc" : "Basic dTpw");
         assertThat(delivered.get(0).token()).isEqualTo("tok-" + mode);
+        // §4.3.3: the payload is the agent's StreamResponse, passed on as it came
+        assertThat(delivered.get(0).body()).isEqualTo(status(task, "TASK_STATE_COMPLETED"));
+        assertThat(delivered.get(0).contentType()).isEqualTo("application/a2a+json");
     }
 
     @Test
