@@ -1,5 +1,7 @@
 package dev.switchboard.gateway;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.push.PushConfig;
 import dev.switchboard.push.PushDelivery;
 import dev.switchboard.push.PushSettings;
@@ -24,6 +26,7 @@ public final class PushCallbacks {
     static final String TOKEN_HEADER = "X-A2A-Notification-Token";
     /** The span of a callback, its route as its name. */
     static final String SPAN = "POST /a2a/{agentId}/push/{callbackId}";
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String REFUSED = "{\"error\":\"unknown callback or wrong X-A2A-Notification-Token\"}";
 
     private final Vertx vertx;
@@ -79,8 +82,15 @@ public final class PushCallbacks {
             if (over[0]) {
                 return;
             }
+            String text = body.toString(StandardCharsets.UTF_8);
+            // the receiver's duty (A2A §4.3.3): a notification about another task than its config's is not delivered
+            Optional<String> named = namedTask(text);
+            if (named.isPresent() && !named.get().equals(config.taskId())) {
+                answer(request, 400, "{\"error\":\"the notification names another task than this callback's config\"}");
+                return;
+            }
             String type = Optional.ofNullable(request.getHeader("Content-Type")).orElse("application/json");
-            vertx.executeBlocking(() -> store.enqueue(config.callbackId(), body.toString(StandardCharsets.UTF_8),
+            vertx.executeBlocking(() -> store.enqueue(config.callbackId(), text,
                     type.length() > 200 ? "application/json" : type, System.currentTimeMillis()), false)
                     .onComplete(kept -> {
                         if (kept.failed()) {
@@ -98,9 +108,32 @@ public final class PushCallbacks {
         return switch (status) {
             case 200 -> GatewayMetrics.Outcome.OK;
             case 401 -> GatewayMetrics.Outcome.UNAUTHORIZED;
+            case 400 -> GatewayMetrics.Outcome.INVALID_REQUEST;
             case 413 -> GatewayMetrics.Outcome.TOO_LARGE;
             default -> GatewayMetrics.Outcome.BUSY;
         };
+    }
+
+    /**
+     * The task a notification is about, when it names one: 1.0's StreamResponse ({@code task.id},
+     * {@code statusUpdate.taskId}, {@code artifactUpdate.taskId}, {@code message.taskId}) or 0.3's bare Task or event.
+     * A body that is not a JSON object names none and is passed on unchanged.
+     */
+    static Optional<String> namedTask(String body) {
+        try {
+            JsonNode n = JSON.readTree(body);
+            if (n == null || !n.isObject()) {
+                return Optional.empty();
+            }
+            JsonNode id = n.has("task") ? n.path("task").path("id")
+                    : n.has("statusUpdate") ? n.path("statusUpdate").path("taskId")
+                    : n.has("artifactUpdate") ? n.path("artifactUpdate").path("taskId")
+                    : n.has("message") ? n.path("message").path("taskId")
+                    : "task".equals(n.path("kind").asText()) ? n.path("id") : n.path("taskId");
+            return id.isTextual() && !id.asText().isEmpty() ? Optional.of(id.asText()) : Optional.empty();
+        } catch (java.io.IOException e) {
+            return Optional.empty();
+        }
     }
 
     static boolean matches(String secret, String token) {

@@ -115,10 +115,13 @@ public final class PushConfigCalls {
             default -> {
                 String configId = text(params, v10 ? "id" : "pushNotificationConfigId");
                 blocking(context, outcome, () -> {
-                    if (configId != null) {
-                        store.find(agentId, taskId, configId).filter(p -> p.callerId().equals(callerId))
-                                .ifPresent(p -> store.delete(agentId, taskId, configId));
+                    Optional<PushConfig> found = configId == null ? Optional.empty() : store.find(agentId, taskId, configId);
+                    if (found.isPresent() && !found.get().callerId().equals(callerId)) {
+                        // another caller's config (A2A §13.1): neither removed here nor sent on for the agent to remove
+                        return () -> outcome.refuse(JsonRpcError.TASK_NOT_FOUND, "no push config '" + configId
+                                + "' of task " + taskId);
                     }
+                    found.ifPresent(p -> store.delete(agentId, taskId, configId));
                     return () -> outcome.forward(body, r -> r);
                 });
             }
