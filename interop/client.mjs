@@ -2,8 +2,8 @@
 // Interop CLI built on the stock @a2a-js/sdk 1.3.0 client (ClientFactory + DefaultAgentCardResolver).
 // It is configured ONLY with an agent card URL; the SDK picks the endpoint from the card.
 //
-//   node client.mjs --card <cardUrl> --mode 1.0|0.3 --op send|stream|get|cancel --text <text>
-//                   [--task-id ID] [--context-id ID] [--message-id ID] [--history-length N]
+//   node client.mjs --card <cardUrl> --mode 1.0|0.3 --op send|stream|get|cancel|resubscribe --text <text>
+//                   [--task-id ID] [--context-id ID] [--message-id ID] [--history-length N] [--last-event-id ID]
 //
 // stdout: one JSON object per line, each in the 1.0 ProtoJSON StreamResponse shape produced by the SDK's
 // own serializer (`StreamResponse.toJSON`), whatever the wire version was (the 0.3 transport translates
@@ -12,6 +12,10 @@
 //   stream → one line per event: {"task"|"message"|"statusUpdate"|"artifactUpdate":{…}}
 //   get    → one line: {"task":{…}}
 //   cancel → one line: {"task":{…}}
+//   push-set|push-get|push-list|push-delete → one line: the SDK's answer as JSON (push-set takes --task-id,
+//            --config-id, --push-url, --push-token, --push-credentials; get/delete --task-id and --config-id)
+//   resubscribe → one line per event, as stream (SubscribeToTask / tasks/resubscribe of --task-id; with
+//            --last-event-id, sent as the Last-Event-ID header through the SDK's service parameters)
 // Exit 0 on success. On error one line {"error":{"code":<number|null>,"message":"…"}} and exit 1
 // (code is the JSON-RPC error code the SDK reports, null for non-JSON-RPC failures such as network errors).
 // Usage errors exit 2.
@@ -25,8 +29,8 @@ import {
 } from '@a2a-js/sdk/client';
 
 const USAGE =
-  'usage: node client.mjs --card <cardUrl> --mode 1.0|0.3 --op send|stream|get|cancel --text <text> ' +
-  '[--task-id ID] [--context-id ID] [--message-id ID] [--history-length N]\n';
+  'usage: node client.mjs --card <cardUrl> --mode 1.0|0.3 --op send|stream|get|cancel|resubscribe --text <text> ' +
+  '[--task-id ID] [--context-id ID] [--message-id ID] [--history-length N] [--last-event-id ID]\n';
 
 function usage(msg) {
   if (msg) process.stderr.write(`client.mjs: ${msg}\n`);
@@ -38,6 +42,8 @@ function parseArgs(argv) {
   const names = {
     '--card': 'card', '--mode': 'mode', '--op': 'op', '--text': 'text', '--task-id': 'taskId',
     '--context-id': 'contextId', '--message-id': 'messageId', '--history-length': 'historyLength',
+    '--last-event-id': 'lastEventId', '--config-id': 'configId', '--push-url': 'pushUrl',
+    '--push-token': 'pushToken', '--push-credentials': 'pushCredentials',
   };
   const out = {};
   for (let i = 0; i < argv.length; i++) {
@@ -49,9 +55,13 @@ function parseArgs(argv) {
   }
   if (!out.card) usage('--card is required');
   if (out.mode !== '1.0' && out.mode !== '0.3') usage('--mode must be 1.0 or 0.3');
-  if (!['send', 'stream', 'get', 'cancel'].includes(out.op)) usage('--op must be send, stream, get or cancel');
+  const ops = ['send', 'stream', 'get', 'cancel', 'resubscribe', 'push-set', 'push-get', 'push-list', 'push-delete'];
+  if (!ops.includes(out.op)) usage(`--op must be one of ${ops.join(', ')}`);
+  if (out.op.startsWith('push-') && !out.taskId) usage('--task-id is required for push-*');
   if ((out.op === 'send' || out.op === 'stream') && out.text === undefined) usage('--text is required for send/stream');
-  if ((out.op === 'get' || out.op === 'cancel') && !out.taskId) usage('--task-id is required for get/cancel');
+  if (['get', 'cancel', 'resubscribe'].includes(out.op) && !out.taskId) {
+    usage('--task-id is required for get/cancel/resubscribe');
+  }
   return out;
 }
 
@@ -131,6 +141,37 @@ async function main() {
     case 'cancel': {
       const task = await client.cancelTask({ tenant: '', id: args.taskId, metadata: undefined });
       print({ $case: 'task', value: task });
+      break;
+    }
+    case 'push-set': {
+      const authentication = args.pushCredentials ? { scheme: 'Bearer', credentials: args.pushCredentials } : undefined;
+      const config = await client.createTaskPushNotificationConfig({
+        tenant: '', id: args.configId ?? '', taskId: args.taskId, url: args.pushUrl, token: args.pushToken ?? '',
+        authentication,
+      });
+      process.stdout.write(JSON.stringify(config) + '\n');
+      break;
+    }
+    case 'push-get': {
+      const config = await client.getTaskPushNotificationConfig({ tenant: '', taskId: args.taskId, id: args.configId });
+      process.stdout.write(JSON.stringify(config) + '\n');
+      break;
+    }
+    case 'push-list': {
+      const list = await client.listTaskPushNotificationConfig({ tenant: '', taskId: args.taskId, pageSize: 0, pageToken: '' });
+      process.stdout.write(JSON.stringify(list) + '\n');
+      break;
+    }
+    case 'push-delete': {
+      await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: args.taskId, id: args.configId });
+      process.stdout.write(JSON.stringify({ deleted: true }) + '\n');
+      break;
+    }
+    case 'resubscribe': {
+      const options = args.lastEventId ? { serviceParameters: { 'Last-Event-ID': args.lastEventId } } : undefined;
+      for await (const event of client.resubscribeTask({ tenant: '', id: args.taskId }, options)) {
+        process.stdout.write(JSON.stringify(StreamResponse.toJSON(event)) + '\n');
+      }
       break;
     }
   }

@@ -52,6 +52,8 @@ class ArchitectureTest {
             Map.entry("check", 5),
             // the configuration file's validated model: it builds each feature's own settings types
             Map.entry("config", 5),
+            // the operator's console (issue 27): reads the registry, the gateway's cards and meters, the chat store
+            Map.entry("console", 5),
             Map.entry("gateway", 4),
             Map.entry("bridge", 4),
             Map.entry("chat.web", 4),
@@ -65,6 +67,9 @@ class ArchitectureTest {
             // AccessPolicy grants and per-caller limits: decided over the caller (auth) and the registered agent
             Map.entry("policy", 3),
             Map.entry("store", 3),
+            // push notifications (issue 26): callers' configs and the outbox in the store, delivered under the egress
+            // policy; the gateway takes the configs and the callbacks and hands them here
+            Map.entry("push", 3),
             Map.entry("client", 3),
             Map.entry("auth", 2),
             Map.entry("http", 2),
@@ -86,10 +91,16 @@ class ArchitectureTest {
             "trigger -> bridge",
             // the MCP door calls agents under the gateway's rules: its egress check, timeout chain and cross-site test
             "mcp -> gateway",
+            // the console shows switchboard check's findings on the card its probe fetched, in the check's words
+            "console -> check",
             // the SQL implementation of the registry's RegistrationStore
             "store -> registry",
             // a grant is decided on a RegisteredAgent (its id, origin and skills); the registry asks the app, not policy
-            "policy -> registry");
+            "policy -> registry",
+            // the outbox's delivery checks callers' URLs with the registry's EgressPolicy, as agents' URLs are checked
+            "push -> registry",
+            // the push tables' SQL fails as the store's does (StoreException)
+            "push -> store");
 
     /**
      * The service module's own classes folder (or jar): with the whole reactor on the class path, a package scan

@@ -2,8 +2,10 @@ package dev.switchboard.app;
 
 import dev.switchboard.chat.slack.SlackRoutes;
 import dev.switchboard.chat.web.WebChatRoutes;
+import dev.switchboard.console.ConsoleRoutes;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.GatewayHandler;
+import dev.switchboard.gateway.GatewayReplies;
 import dev.switchboard.mcp.McpDoor;
 import dev.switchboard.http.JsonHttp;
 import dev.switchboard.ops.HealthRoutes;
@@ -56,7 +58,7 @@ final class Routes {
     /** What the main port's table routes to, built by {@link SwitchboardApp}. */
     record Features(Readiness readiness, PrometheusMeterRegistry meters, MetricsAccess metrics, RegistryRoutes registry,
             CardRoutes cards, GatewayHandler gateway, WebChatRoutes web, SlackRoutes slack, TriggerRoutes triggers,
-            McpDoor mcp) {}
+            McpDoor mcp, ConsoleRoutes console) {}
 
     private Routes() {}
 
@@ -80,9 +82,10 @@ final class Routes {
         // what the bypass leaves to the router: ids with escapes, and every refusal of a wrong method or path
         t.post("/a2a/:agentId", f.gateway());
         t.get("/a2a/:agentId/stream", f.gateway()::handleStream);
-        t.any("/a2a/:agentId", GatewayHandler::wrongMethod);
-        t.post("/a2a", GatewayHandler::missingAgentId);
-        t.post("/a2a/", GatewayHandler::missingAgentId);
+        t.post("/a2a/:agentId/push/:callbackId", f.gateway()::pushCallback);
+        t.any("/a2a/:agentId", GatewayReplies::wrongMethod);
+        t.post("/a2a", GatewayReplies::missingAgentId);
+        t.post("/a2a/", GatewayReplies::missingAgentId);
 
         if (f.mcp() != null) {
             // MCP's Streamable HTTP (issue 25): the guard (cross-site, caller) answers before the body is read
@@ -121,6 +124,17 @@ final class Routes {
         t.post("/triggers/:name", JsonHttp.bodyOf(TriggerRoutes.MAX_BODY), f.triggers()::deliver);
         t.any("/triggers/:name", TriggerRoutes::wrongMethod);
         t.failure("/triggers/*", TriggerRoutes::failed);
+
+        // the operator's console (issue 27): its API asks what /metrics asks; its page, like the chat's, holds no data
+        ConsoleRoutes console = f.console();
+        t.any("/console/api/*", console::guard);
+        t.get("/console/api/agents", console::agents);
+        t.get("/console/api/agents/:agentId", console::agent);
+        t.get("/console/api/bridge", console::bridge);
+        t.get("/console/api/resources", console::resources);
+        t.any("/console/api/*", ConsoleRoutes::noSuchPath);
+        t.get("/console", ConsoleRoutes::redirect);
+        t.get("/console/*", WebChatRoutes::noFraming, ConsoleRoutes.page());
 
         // the page answers any GET the routes above did not take, and hands on a path it has no file for
         t.get("/*", WebChatRoutes::noFraming, WebChatRoutes.page());

@@ -14,6 +14,8 @@ import dev.switchboard.chat.web.WebChatPlatform;
 import dev.switchboard.chat.web.WebChatRoutes;
 import dev.switchboard.config.Compat;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.console.ConsoleRoutes;
+import dev.switchboard.console.ResourceStatus;
 import dev.switchboard.gateway.CardRoutes;
 import dev.switchboard.gateway.Egress;
 import dev.switchboard.gateway.GatewayHandler;
@@ -48,6 +50,7 @@ import io.vertx.ext.web.Router;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,6 +85,7 @@ public final class SwitchboardApp {
     private final Triggers triggers;
     /** The MCP door; null when Server.spec.mcp.enabled is false. */
     private McpDoor mcp;
+    private ConsoleRoutes console;
     /** what the main port serves, in order */
     private List<Routes.Route> routes;
     private SwitchboardServer server;
@@ -241,7 +245,10 @@ public final class SwitchboardApp {
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);
         CallerMetrics callerMetrics = new CallerMetrics(meters);
+        ConsoleRoutes console = Console.create(vertx, config, registry, cards, gatewayMetrics, bridge.store(), auth, access,
+                clock);
         registry.onRemoved(id -> {
+            console.forget(id);
             gatewayMetrics.forget(id);
             callerMetrics.forget(id);
             cards.forget(id);
@@ -255,6 +262,16 @@ public final class SwitchboardApp {
                 new HeaderPolicy(config.server().callerIdHeader()), auth, gatewayMetrics, config.server().gateway(), egress,
                 tracing, server.requestBudget(), access, new CallerIdentity(CallerAuthBuilder.signer(config, clock)),
                 callerMetrics);
+        // push notifications through the gateway (G14): configs and the outbox in the store, delivered under egress
+        dev.switchboard.push.PushStore pushStore = new dev.switchboard.push.PushStore(db.dataSource());
+        dev.switchboard.push.PushDelivery pushDelivery = new dev.switchboard.push.PushDelivery(vertx, client, pushStore,
+                egress.policy(), config.server().gateway().push(), new dev.switchboard.push.PushMetrics(meters),
+                System::currentTimeMillis);
+        gateway.push(new dev.switchboard.gateway.PushConfigCalls(vertx, pushStore, egress.policy()),
+                new dev.switchboard.gateway.PushCallbacks(vertx, pushStore, pushDelivery, config.server().gateway().push(),
+                        tracing),
+                cards::baseUrl);
+        pushDelivery.start(1000);
         Routes.Features features = new Routes.Features(readiness, meters,
                 MetricsAccess.mainPort(config.server().ops() != null, config.server().host(), config.server().adminToken()),
                 new RegistryRoutes(vertx, registry, egress.policy(), config.server().adminToken(), auth, clock,
@@ -268,7 +285,7 @@ public final class SwitchboardApp {
                         new WebChatRoutes.Server(config.server().host(), config.server().publicUrl(),
                                 config.server().insecure()), auth, clock),
                 slack.eventsRoutes(vertx).orElse(null),
-                new TriggerRoutes(vertx, triggers), mcp);
+                new TriggerRoutes(vertx, triggers), mcp, console);
         List<Routes.Route> routes = Routes.main(features);
         Router router = Routes.router(vertx, routes);
 
@@ -282,6 +299,7 @@ public final class SwitchboardApp {
         }
         app.routes = routes;
         app.mcp = mcp;
+        app.console = console;
         app.access = access;
         app.server = server;
         app.opsServer = opsServer;
@@ -328,11 +346,19 @@ public final class SwitchboardApp {
         java.util.Set<String> removed = bindings.replace(Bindings.of(live, registry));
         slack.bindings(bindings.specs());
         triggers.replace(TriggerApps.settings(live), bindings.specs());
+        if (console != null) {
+            console.dialects(Console.dialects(live), true); // only watch mode applies
+        }
         access.replace(grants(live));
         bridge.driver().bindingsRemoved(removed);
         if (changed) {
             cards.invalidate();
         }
+    }
+
+    /** Watch mode's resources and their Ready conditions, for the console. */
+    public void resourceStatuses(Supplier<List<ResourceStatus>> statuses) {
+        console.resourceStatuses(statuses);
     }
 
     public Vertx vertx() {
@@ -411,6 +437,9 @@ public final class SwitchboardApp {
     public Future<Void> close() {
         if (mcp != null) {
             mcp.close();
+        }
+        if (console != null) {
+            console.close();
         }
         if (expiryTimer != -1) {
             vertx.cancelTimer(expiryTimer);

@@ -3,6 +3,7 @@ package dev.switchboard.check;
 import static dev.switchboard.check.Evidence.failure;
 
 import dev.switchboard.bridge.engine.Contract;
+import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.bridge.engine.Notices;
 import dev.switchboard.check.AgentCalls.Outcome;
 import dev.switchboard.client.AgentEndpoint;
@@ -62,14 +63,15 @@ final class CardProbe {
         AgentCard card = got.value();
         verdicts.conclude(RowId.DISCOVERY_CARD, Verdict.PASS, sent + " → " + Evidence.text(card.name()) + ", interfaces: "
                 + interfaces(card));
-        judge(card);
+        judge(card, request.dialect(), request.endpointUrl(), verdicts);
         return card;
     }
 
-    private void judge(AgentCard card) {
+    /** The rows a card decides on its own (after discovery.card), for the agent at {@code endpointUrl}. */
+    static void judge(AgentCard card, Dialect dialect, String endpointUrl, Verdicts verdicts) {
         if (Contract.servesJsonRpc(card)) {
             verdicts.conclude(RowId.DISCOVERY_JSONRPC_INTERFACE, Verdict.PASS, "JSON-RPC interface(s): " + interfaces(card)
-                    + "; Switchboard calls " + request.endpointUrl() + " whatever URL they name");
+                    + "; Switchboard calls " + endpointUrl + " whatever URL they name");
         } else {
             verdicts.conclude(RowId.DISCOVERY_JSONRPC_INTERFACE, Verdict.FAIL, "the card lists " + interfaces(card)
                     + ": interfaces that are not JSON-RPC are dropped, and a card with none left fails every turn with \""
@@ -81,19 +83,19 @@ final class CardProbe {
             verdicts.conclude(RowId.DISCOVERY_STREAMING, Verdict.FAIL, "capabilities.streaming is not true: Switchboard refuses "
                     + "the agent (\"" + Notices.NO_STREAMING + "\"); the non-streaming send is never used");
         }
-        List<String> unspoken = Contract.unspokenRequiredExtensions(request.dialect(), card);
+        List<String> unspoken = Contract.unspokenRequiredExtensions(dialect, card);
         if (unspoken.isEmpty()) {
             List<String> required = card.capabilities().extensions().stream().filter(e -> e.required())
                     .map(e -> e.uri()).toList();
             verdicts.conclude(RowId.DISCOVERY_EXTENSIONS, Verdict.PASS, required.isEmpty()
                     ? "no extension is marked required"
-                    : "required " + required + ", which " + request.dialect().configName() + " speaks");
+                    : "required " + required + ", which " + dialect.configName() + " speaks");
         } else {
             verdicts.conclude(RowId.DISCOVERY_EXTENSIONS, Verdict.FAIL, "the card marks " + unspoken + " required, which "
-                    + request.dialect().configName() + " does not speak: the connect fails with \"" + Notices.UNSUPPORTED_EXTENSION + "\"");
+                    + dialect.configName() + " does not speak: the connect fails with \"" + Notices.UNSUPPORTED_EXTENSION + "\"");
         }
-        if (request.kagent()) {
-            if (Contract.asksHitl(request.dialect(), card)) {
+        if (dialect == Dialect.KAGENT_V1) {
+            if (Contract.asksHitl(dialect, card)) {
                 verdicts.conclude(RowId.KAGENT_HITL_EXTENSION, Verdict.PASS, "the card lists " + Hitl.URI
                         + ": every call asks for it with A2A-Extensions");
             } else {

@@ -34,6 +34,11 @@ final class Verdicts {
         return rows.containsKey(row);
     }
 
+    /** The rows concluded so far, in order. */
+    List<RowResult> concluded() {
+        return List.copyOf(rows.values());
+    }
+
     /** The first reason given wins: it says which probe the rest needed. */
     void stop(String reason) {
         if (stopped == null) {

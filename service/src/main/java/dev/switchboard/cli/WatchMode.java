@@ -32,6 +32,7 @@ public final class WatchMode {
 
         /** Applies the first reconcile and every change after it; /readyz turns ready once the first is applied. */
         public Running follow() {
+            app.resourceStatuses(watch::statuses); // the console lists them
             watch.attach(live -> app.apply(withFileSecrets(live, file)), firstSync::met);
             return this;
         }

@@ -41,12 +41,16 @@ final class AccessPolicyReader {
         }
         SpecTree agents = spec.object("agents");
         List<String> methods = spec.trimmedTexts("methods");
+        boolean admin = spec.flag("admin");
+        if (!spec.has("methods") && !admin) {
+            throw spec.error("methods", "is required: the methods granted (or admin: true for a console-only policy)");
+        }
         CallerLimitSettings.Rate rate = null;
         if (spec.has("rateLimit")) {
             SpecTree r = spec.object("rateLimit");
             rate = rate(r);
         }
         return new AccessPolicySpec(name, subjects, agents.trimmedTexts("names"),
-                agents.object("selector").textMap("matchLabels"), agents.trimmedTexts("skillTags"), methods, rate);
+                agents.object("selector").textMap("matchLabels"), agents.trimmedTexts("skillTags"), methods, rate, admin);
     }
 }

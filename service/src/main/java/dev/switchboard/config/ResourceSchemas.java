@@ -1,5 +1,14 @@
 package dev.switchboard.config;
 
+import static dev.switchboard.config.SchemaBlocks.fields;
+import static dev.switchboard.config.SchemaBlocks.number;
+import static dev.switchboard.config.SchemaBlocks.obj;
+import static dev.switchboard.config.SchemaBlocks.oneOf;
+import static dev.switchboard.config.SchemaBlocks.secretRef;
+import static dev.switchboard.config.SchemaBlocks.secretWrapper;
+import static dev.switchboard.config.SchemaBlocks.span;
+import static dev.switchboard.config.SchemaBlocks.text;
+
 import dev.switchboard.bridge.engine.Dialect;
 import dev.switchboard.bridge.engine.Platform;
 import dev.switchboard.config.FieldSchema.Flag;
@@ -68,9 +77,10 @@ public final class ResourceSchemas {
 
     public static final ResourceKind ACCESS_POLICY = new ResourceKind("AccessPolicy", "accesspolicies", "accesspolicy",
             List.of("sbap"),
-            "Grants gateway callers (API keys, JWT claims) the right to call some agents with some methods. With no "
-                    + "AccessPolicy at all every caller may call every agent; with any, a call no policy grants is "
-                    + "refused (403) before any agent is contacted. See docs/access-policy.md.",
+            "Grants gateway callers (API keys, JWT claims) the right to call some agents with some methods, and with "
+                    + "admin: true the operator's console. With no AccessPolicy at all every caller may call every "
+                    + "agent; with any, a call no policy grants is refused (403) before any agent is contacted. See "
+                    + "docs/access-policy.md.",
             accessPolicySpec(), columns(
                     new Column("Methods", "string", ".spec.methods", "The methods granted")));
 
@@ -263,18 +273,24 @@ public final class ResourceSchemas {
                                                 List.of("triage"))), List.of()),
                         "methods", new TextList("The JSON-RPC methods granted: A2A names of either version (a name "
                                 + "covers its equivalent in the other: message/send and SendMessage), custom ones, or "
-                                + "* for all.", 1, List.of("message/send", "tasks/get")),
+                                + "* for all. Required unless admin is true.", 1, List.of("message/send", "tasks/get")),
+                        "admin", new Flag("The subjects may also open the operator's console (/console/api/) beyond "
+                                + "loopback, as the admin token does. With admin and no methods the policy grants the "
+                                + "console only and is not a gateway policy (it leaves calls as they were).", false,
+                                true),
                         "rateLimit", obj("Calls per caller to each agent this policy grants, in place of "
                                 + "Server.spec.gateway.callerLimits.perAgent.", fields(
                                         "rate", new Fraction("Tokens added per second.", 0.001, 1_000_000, null, 5),
                                         "burst", new WholeNumber("Calls accepted at once; defaults to rate, at least "
                                                 + "1.", 1, null, 10)), List.of("rate"))),
-                List.of("subjects", "methods"));
+                List.of("subjects"));
     }
 
     private static Obj serverSpec() {
         ServerSpec d = ServerSpec.defaults();
         dev.switchboard.gateway.GatewaySettings g = d.gateway();
+        dev.switchboard.gateway.StreamBufferSettings sb = dev.switchboard.gateway.StreamBufferSettings.DEFAULTS;
+        dev.switchboard.push.PushSettings ps = dev.switchboard.push.PushSettings.DEFAULTS;
         HttpLimits h = d.http();
         dev.switchboard.registry.RegistrySettings r = d.registry();
         dev.switchboard.mcp.McpSettings m = d.mcp();
@@ -299,8 +315,8 @@ public final class ResourceSchemas {
                                 "sqlite:./data/switchboard.db").withDefault(d.store()),
                         "storePasswordSecretRef", secretRef("A Secret key holding the PostgreSQL password; only "
                                 + "with a postgresql:// store."),
-                        "adminToken", text("Registry writes need it as a bearer token, and so does /metrics from "
-                                + "beyond this machine (16+ characters).", "${SWITCHBOARD_ADMIN_TOKEN}"),
+                        "adminToken", text("Registry writes need it as a bearer token, and so do /metrics and the "
+                                + "console's API from beyond this machine (16+ characters).", "${SWITCHBOARD_ADMIN_TOKEN}"),
                         "apiKeys", new ObjectList("Gateway callers, registry readers and the web chat need one as a "
                                 + "bearer token.", obj("An API key.", fields(
                                         "name", text("The caller's name, in logs and metrics.", "ci-bot"),
@@ -368,7 +384,30 @@ public final class ResourceSchemas {
                                                         + "at least 1.", 1, null, 10)), List.of("rate")),
                                         "maxConcurrency", new WholeNumber("Calls in flight per caller, all agents "
                                                 + "together (beside each agent's own limits.maxConcurrency).", 1, null,
-                                                20)), List.of())),
+                                                20)), List.of()),
+                                "streamBuffer", obj("What is kept of each task's relayed stream for a caller that "
+                                        + "reconnects with Last-Event-ID (G13). Held per replica: a resume must reach "
+                                        + "the replica that relayed the stream (see docs/gateway.md).", fields(
+                                        "events", new WholeNumber("Events kept per task; 0 turns buffering and the "
+                                                + "id: lines off.", 0, (long) sb.events(), 1000),
+                                        "bytes", number("Bytes kept per task.", sb.bytes()),
+                                        "age", span("Events older than this are forgotten.", sb.age(), "10m"),
+                                        "tasks", number("Tasks buffered at once; the least recently written ended "
+                                                + "stream is forgotten first.", sb.tasks()),
+                                        "holdAfterDrop", new Span("After its caller went away, a task's stream to the "
+                                                + "agent is still read into the buffer this long (its slot of the "
+                                                + "agent's maxConcurrency stays taken); left out, it is closed at "
+                                                + "once (G8).", null, "60s")), List.of()),
+                                "push", obj("Delivery of push notifications to callers' URLs (G14, docs/push.md).",
+                                        fields(
+                                        "maxAttempts", number("Attempts before a notification is dropped.",
+                                                ps.maxAttempts()),
+                                        "firstRetry", span("The wait after the first failed attempt; each later one "
+                                                + "doubles it.", ps.firstRetry(), "1s"),
+                                        "maxRetryWait", span("The longest wait between attempts.", ps.maxRetryWait(),
+                                                "5m"),
+                                        "timeout", span("One attempt, connect to answer.", ps.timeout(), "10s")),
+                                        List.of())),
                                 List.of()),
                         "http", obj("Bounds of every connection.", fields(
                                 "headerReadTimeout", span("A new connection must send its request headers within this.",
@@ -385,7 +424,9 @@ public final class ResourceSchemas {
                                         r.maxRegistrations()),
                                 "allowedHosts", new TextList("CIDR blocks and host patterns registered agents may "
                                         + "point at; empty: any but link-local and metadata addresses.", 0,
-                                        List.of("10.20.0.0/16", "*.agents.svc.cluster.local"))), List.of()),
+                                        List.of("10.20.0.0/16", "*.agents.svc.cluster.local")),
+                                "probeInterval", span("While the console (/console) is in use, how often every agent's "
+                                        + "card is fetched to show it reachable or not.", r.probeInterval(), "10s")), List.of()),
                         "mcp", obj("The MCP door at /mcp: every registered agent as MCP tools, with the "
                                 + "gateway's credentials and limits.", fields(
                                 "enabled", new Flag("Serve /mcp; it asks the same API keys as the gateway and reaches "
@@ -440,45 +481,5 @@ public final class ResourceSchemas {
                                 "leaseDuration", span("A replica's hold on a thread lasts this long without renewal.",
                                         b.leaseDuration(), "15s")), List.of())),
                 List.of());
-    }
-
-    // ---- building blocks ----
-
-    private static Obj secretRef(String description) {
-        return obj(description, fields(
-                "name", text("The Secret's name, in the resource's namespace.", "agent-token"),
-                "key", text("The key in the Secret's data.", "token")), List.of("name", "key"));
-    }
-
-    private static Obj secretWrapper(String description) {
-        return obj(description, fields("secretRef", secretRef("The Secret key holding it.")), List.of("secretRef"));
-    }
-
-    private static Text text(String description, String example) {
-        return new Text(description, List.of(), null, null, example);
-    }
-
-    private static Text oneOf(String description, List<String> allowed, String what) {
-        return new Text(description, allowed, what, null, allowed.get(0));
-    }
-
-    private static WholeNumber number(String description, long defaultValue) {
-        return new WholeNumber(description, 1, defaultValue, defaultValue);
-    }
-
-    private static Span span(String description, java.time.Duration defaultValue, String example) {
-        return new Span(description, Durations.format(defaultValue), example);
-    }
-
-    private static Obj obj(String description, Map<String, FieldSchema> properties, List<String> required) {
-        return new Obj(description, properties, required, List.of());
-    }
-
-    private static Map<String, FieldSchema> fields(Object... nameThenSchema) {
-        Map<String, FieldSchema> out = new LinkedHashMap<>();
-        for (int i = 0; i < nameThenSchema.length; i += 2) {
-            out.put((String) nameThenSchema[i], (FieldSchema) nameThenSchema[i + 1]);
-        }
-        return out;
     }
 }

@@ -160,7 +160,7 @@ final class ServerReader {
                 // unset, it follows the heap (see GatewaySettings), but never below a maxRequestBytes that was set
                 gw.whole("maxRequestBytesInFlight",
                         Math.max(GatewaySettings.DEFAULTS.maxRequestBytesInFlight(), maxRequestBytes)),
-                callerLimits(gw.object("callerLimits")));
+                callerLimits(gw.object("callerLimits")), streamBuffer(gw.object("streamBuffer")), push(gw.object("push")));
         if (gateway.maxRequestBytesInFlight() < gateway.maxRequestBytes()) {
             throw gw.error("maxRequestBytesInFlight", "must be at least maxRequestBytes (" + gateway.maxRequestBytes()
                     + ")");
@@ -172,6 +172,17 @@ final class ServerReader {
         dev.switchboard.mcp.McpSettings d = dev.switchboard.mcp.McpSettings.DEFAULTS;
         return new dev.switchboard.mcp.McpSettings(m.flag("enabled"), m.flag("toolsPerSkill"),
                 m.wholeInt("maxSessions"), m.span("sessionIdleTimeout"), d.maxTextBytes());
+    }
+
+    private static dev.switchboard.push.PushSettings push(SpecTree p) {
+        dev.switchboard.push.PushSettings d = dev.switchboard.push.PushSettings.DEFAULTS;
+        return new dev.switchboard.push.PushSettings(p.span("firstRetry"), p.span("maxRetryWait"), p.wholeInt("maxAttempts"),
+                p.span("timeout"), d.batch(), d.keepDone(), d.maxBodyBytes());
+    }
+
+    private static dev.switchboard.gateway.StreamBufferSettings streamBuffer(SpecTree b) {
+        return new dev.switchboard.gateway.StreamBufferSettings(b.wholeInt("events"), b.whole("bytes"), b.span("age"),
+                b.wholeInt("tasks"), b.has("holdAfterDrop") ? b.span("holdAfterDrop") : java.time.Duration.ZERO);
     }
 
     private static dev.switchboard.policy.CallerLimitSettings callerLimits(SpecTree c) {
@@ -207,7 +218,7 @@ final class ServerReader {
                         + "' is neither a CIDR block (10.0.0.0/8) nor a host pattern (agents.example.com, *.example.com)");
             }
         }
-        return new RegistrySettings(allowedHosts, r.wholeInt("maxRegistrations"));
+        return new RegistrySettings(allowedHosts, r.wholeInt("maxRegistrations"), r.span("probeInterval"));
     }
 
     /** spec.auth: JWT issuers (each once, with exactly one of jwksUri and jwks) and the caller-token signing key. */

@@ -265,6 +265,16 @@ public final class CardRoutes {
         });
     }
 
+    /** The agent's own card, fetched now as a card request would (egress rules, size and time bounds): the console's probe. */
+    public Future<ObjectNode> probe(RegisteredAgent agent) {
+        return fetch(agent, "");
+    }
+
+    /** {@code card} (a copy) as callers get it from {@code GET /a2a/{id}/.well-known/agent-card.json} here. */
+    public ObjectNode rewritten(ObjectNode card, HttpServerRequest request, String agentId) {
+        return rewrite(card.deepCopy(), baseUrl(request) + "/a2a/" + agentId);
+    }
+
     private Future<ObjectNode> fetch(RegisteredAgent agent, String a2aVersion) {
         String url = agent.url().replaceAll("/+$", "") + "/.well-known/agent-card.json";
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
@@ -414,7 +424,7 @@ public final class CardRoutes {
      * Our URL in cards: {@code publicUrl}; else, from a trusted proxy, its X-Forwarded-Proto/Host (when
      * well formed); else the local address and port the connection arrived on. Never the Host header.
      */
-    String baseUrl(HttpServerRequest request) {
+    public String baseUrl(HttpServerRequest request) {
         if (publicUrl != null) {
             return publicUrl;
         }

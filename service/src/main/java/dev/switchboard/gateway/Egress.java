@@ -58,13 +58,21 @@ public final class Egress {
      * written.)
      */
     public Future<InetSocketAddress> address(RegisteredAgent agent) {
+        // the agent's own URL, checked at registration: the call's URL may carry the caller's query, which
+        // need not be a valid URI (Vert.x sends it as it came)
+        return address(agent.url());
+    }
+
+    /**
+     * The address to connect to for {@code url} (a dynamic agent's, or a caller's push URL): its host resolved, the
+     * first address the policy allows; failed with {@link Refused} when there is none.
+     */
+    public Future<InetSocketAddress> address(String url) {
         URI u;
         try {
-            // the agent's own URL, checked at registration: the call's URL may carry the caller's query, which
-            // need not be a valid URI (Vert.x sends it as it came)
-            u = URI.create(agent.url());
+            u = URI.create(url);
         } catch (IllegalArgumentException e) {
-            return Future.failedFuture(new Refused("the registered URL cannot be read"));
+            return Future.failedFuture(new Refused("the URL cannot be read"));
         }
         String host = u.getHost();
         int port = u.getPort() != -1 ? u.getPort() : "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;

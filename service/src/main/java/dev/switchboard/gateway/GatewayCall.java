@@ -7,7 +7,6 @@ import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.RegisteredAgent;
-import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -20,14 +19,13 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.impl.headers.HeadersMultiMap;
 import io.vertx.core.internal.ContextInternal;
-import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,6 +79,13 @@ final class GatewayCall implements AgentReply {
     private AtomicInteger openStreams;
 
     private String callerId;
+    /** The task's buffer link (G13), or null; {@code missed}: a resume's buffered events, sent before the first. */
+    private StreamTap tap;
+    private List<Buffer> missed = List.of();
+    /** What a plain 2xx reply becomes before the caller gets it (push configs: the caller's URL back); null: as is. */
+    private UnaryOperator<Buffer> replyFilter;
+    /** The caller went away while the stream is held for a resume (streamBuffer.holdAfterDrop): nothing is written. */
+    private boolean callerGone;
 
     GatewayCall(AgentConnections connections, Egress egress, HttpServerRequest request, RegisteredAgent agent,
             RoutingFields fields, Buffer body, CallSlots permit, RequestBudget.Reservation bytes,
@@ -109,6 +114,17 @@ final class GatewayCall implements AgentReply {
         return this;
     }
 
+    GatewayCall replyFilter(UnaryOperator<Buffer> filter) {
+        this.replyFilter = filter;
+        return this;
+    }
+
+    GatewayCall tap(StreamTap tap, List<Buffer> missed) {
+        this.tap = tap;
+        this.missed = missed;
+        return this;
+    }
+
     void start() {
         long timeoutMs = TimeoutChain.millis(fields.timeoutSeconds(), limits.defaultTimeoutSeconds(), limits.maxTimeoutSeconds());
         timeoutTimer = loop.schedule(() -> {
@@ -118,7 +134,7 @@ final class GatewayCall implements AgentReply {
         }, timeoutMs, TimeUnit.MILLISECONDS);
         response.closeHandler(v -> {
             if (!done) {
-                finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
+                callerGone();
             }
         });
         UpstreamTarget target = UpstreamTarget.of(agent.url());
@@ -150,8 +166,6 @@ final class GatewayCall implements AgentReply {
         body = null;
         upstream = connections.post(target, aimedAt, uri, headers, sending, connectMs, this);
     }
-
-    // ---- the agent's reply ----
 
     @Override
     public void head(HttpResponse head) {
@@ -198,8 +212,6 @@ final class GatewayCall implements AgentReply {
         onUpstreamFailure(cause);
     }
 
-    // ---- plain replies ----
-
     private void collect() {
         long limit = limits.maxResponseBytes();
         String declared = replyHead.headers().get(HttpHeaderNames.CONTENT_LENGTH);
@@ -232,23 +244,11 @@ final class GatewayCall implements AgentReply {
             String type = replyHead.headers().get(HttpHeaderNames.CONTENT_TYPE);
             response.putHeader("Content-Type", type != null ? type : "application/json");
             copyReplyHeaders();
-            response.end(collected);
+            response.end(replyFilter == null ? collected : replyFilter.apply(collected));
             finish(shape == ReplyShape.ERROR ? GatewayMetrics.Outcome.APPLICATION_ERROR : GatewayMetrics.Outcome.OK);
             return;
         }
-        if (status == 502 || status == 503) {
-            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                    "agent unavailable: " + agent.id() + " answered HTTP " + status,
-                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
-        } else if (status == 504) {
-            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT,
-                    "agent timeout: " + agent.id() + " answered HTTP 504",
-                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
-        } else {
-            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                    "agent error: " + agent.id() + " answered HTTP " + status + " without a JSON-RPC body",
-                    GatewayException.Kind.AGENT_HTTP_ERROR), GatewayMetrics.Outcome.AGENT_HTTP_ERROR);
-        }
+        fail(AgentFailures.httpStatus(fields.id(), agent.id(), status), AgentFailures.outcome(status));
     }
 
     private void copyReplyHeaders() {
@@ -267,12 +267,7 @@ final class GatewayCall implements AgentReply {
                 GatewayException.Kind.TRANSPORT_FINAL), GatewayMetrics.Outcome.TOO_LARGE);
     }
 
-    // ---- streams ----
-
-    /**
-     * Relays SSE frame by frame. Headers go to the caller with the first frame (or the first
-     * keepalive), so an agent that fails before any event is still answered with plain JSON-RPC.
-     */
+    /** Relays SSE frame by frame; headers go with the first frame or keepalive (an early failure is plain JSON-RPC). */
     private void relayStream(String type) {
         cancelTimeout();
         streaming = true;
@@ -292,7 +287,7 @@ final class GatewayCall implements AgentReply {
             long now = System.nanoTime();
             if (now - lastAgentEventNanos >= idleNanos) {
                 idle();
-            } else if (now - lastWriteNanos >= keepaliveNanos) {
+            } else if (now - lastWriteNanos >= keepaliveNanos && !callerGone) {
                 sendStreamHeaders();
                 response.write(": keepalive\n\n");
                 lastWriteNanos = now;
@@ -314,10 +309,13 @@ final class GatewayCall implements AgentReply {
         lastAgentEventNanos = System.nanoTime();
         sendStreamHeaders();
         for (Buffer frame : frames) {
-            response.write(frame);
+            Buffer out = tap == null ? frame : tap.frame(frame);
+            if (!callerGone) {
+                response.write(out);
+            }
         }
         lastWriteNanos = lastAgentEventNanos;
-        if (response.writeQueueFull()) {
+        if (!callerGone && response.writeQueueFull()) {
             // a slow caller: stop reading the agent until the caller has taken what was written
             AgentExchange reading = upstream;
             reading.pause();
@@ -334,6 +332,10 @@ final class GatewayCall implements AgentReply {
             return;
         }
         Buffer rest = splitter.remainder();
+        if (callerGone) {
+            finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
+            return;
+        }
         if (rest.length() > 0) {
             response.write(rest);
         }
@@ -353,6 +355,36 @@ final class GatewayCall implements AgentReply {
                 .putHeader("Cache-Control", "no-cache")
                 .putHeader("X-Accel-Buffering", "no");
         copyReplyHeaders();
+        for (Buffer frame : missed) {
+            response.write(frame);
+        }
+        missed = List.of();
+    }
+
+    /** The caller hung up: a task's buffered stream is held for a resume (holdAfterDrop, G13), anything else ends (G8). */
+    private void callerGone() {
+        long holdMs = settings.streamBuffer().holdAfterDrop().toMillis();
+        if (!streaming || tap == null || !tap.buffering() || holdMs <= 0) {
+            finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
+            return;
+        }
+        callerGone = true;
+        upstream.resume(); // a slow caller may have paused it; the buffer takes what comes now
+        hold(holdMs);
+    }
+
+    private void hold(long holdMs) {
+        loop.schedule(() -> {
+            if (done) {
+                return;
+            }
+            if (tap.hasFollowers()) {
+                hold(holdMs);
+            } else {
+                resetUpstream();
+                finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
+            }
+        }, holdMs, TimeUnit.MILLISECONDS);
     }
 
     private void idle() {
@@ -363,11 +395,11 @@ final class GatewayCall implements AgentReply {
             return;
         }
         resetUpstream();
-        response.end();
+        if (!callerGone) {
+            response.end();
+        }
         finish(GatewayMetrics.Outcome.IDLE_TIMEOUT);
     }
-
-    // ---- failures and the one way out ----
 
     private void onUpstreamFailure(Throwable cause) {
         if (done) {
@@ -384,37 +416,20 @@ final class GatewayCall implements AgentReply {
         }
         if (streamHeadersSent) {
             // mid-stream: the caller already has events; all we can do is end the stream
-            response.end();
+            if (!callerGone) {
+                response.end();
+            }
             finish(GatewayMetrics.Outcome.UNREACHABLE);
             return;
         }
-        boolean timeout = cause instanceof TimeoutException
-                || (cause.getMessage() != null && cause.getMessage().toLowerCase(Locale.ROOT).contains("timeout"));
         // the cause names internal hosts and ports: it goes to the log, the caller gets the agent id
         // INFO: an agent that cannot be reached is what an operator looks for, by its id
         try (LogContext ids = LogContext.agent(agent.id()).and(LogContext.CALLER, callerId)) {
             LOG.info("call to {} failed: {}", agent.id(), cause.toString());
         }
-        String why = unreachableBecause(cause);
-        if (timeout) {
-            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
-                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
-        } else {
-            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                    "agent unreachable: " + agent.id() + why,
-                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
-        }
-    }
-
-    /**
-     * What the caller is told about an agent it could not reach (the cause itself names internal hosts and ports).
-     * A connect that timed out is a {@link ConnectException} too, but nothing refused it.
-     */
-    static String unreachableBecause(Throwable cause) {
-        if (cause instanceof ConnectTimeoutException) {
-            return ": connection timed out";
-        }
-        return cause instanceof ConnectException ? ": connection refused" : "";
+        boolean timeout = AgentFailures.isTimeout(cause);
+        fail(AgentFailures.unreachable(fields.id(), agent.id(), cause),
+                timeout ? GatewayMetrics.Outcome.TIMEOUT : GatewayMetrics.Outcome.UNREACHABLE);
     }
 
     /** Answers the caller with a gateway error (when it can still be answered) and finishes. */
@@ -423,8 +438,10 @@ final class GatewayCall implements AgentReply {
             return;
         }
         resetUpstream();
-        if (streamHeadersSent) {
-            response.end();
+        if (streamHeadersSent || callerGone) {
+            if (!callerGone) {
+                response.end();
+            }
         } else if (fields.isNotification()) {
             if (!response.ended() && !response.closed()) {
                 response.setStatusCode(204).end();
@@ -450,6 +467,9 @@ final class GatewayCall implements AgentReply {
         }
         if (streaming) {
             openStreams.decrementAndGet();
+        }
+        if (tap != null) {
+            tap.end();
         }
         permit.release();
         bytes.release();

@@ -13,6 +13,10 @@ final class GatewayErrorCodes {
     static final int FORBIDDEN = -31403;
     /** The caller is over one of its limits (HTTP 429, Retry-After). */
     static final int RATE_LIMITED = -31429;
+    /** A resume ({@code Last-Event-ID}) from an event no longer buffered (G13): like HTTP 410, the events are gone. */
+    static final int STREAM_GAP = -31410;
+    /** A {@code Last-Event-ID} that is not one this gateway gave ({@code <taskId>:<n>}), or names another task. */
+    static final int BAD_EVENT_ID = -32602;
 
     private GatewayErrorCodes() {}
 }

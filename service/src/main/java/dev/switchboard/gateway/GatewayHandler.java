@@ -27,6 +27,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.UUID;
@@ -64,6 +65,12 @@ public final class GatewayHandler implements Handler<RoutingContext> {
     private final AccessControl access;
     private final CallerRefusals refusals;
     private final GatewayReplies replies;
+    private final TaskStreams streams;
+    private final StreamResumes resumes;
+    /** Push configs and callbacks (G14); null until the app gives them (a store is needed). */
+    private PushConfigCalls pushConfigs;
+    private PushCallbacks pushCallbacks;
+    private java.util.function.Function<HttpServerRequest, String> baseUrl;
 
     public GatewayHandler(Vertx vertx, AgentConnections connections, AgentRegistry registry, HeaderPolicy headerPolicy,
             CallerAuth auth, GatewayMetrics metrics, GatewaySettings settings, Egress egress, Tracing tracing,
@@ -85,6 +92,24 @@ public final class GatewayHandler implements Handler<RoutingContext> {
         this.auth = auth;
         this.metrics = metrics;
         this.settings = settings;
+        this.streams = new TaskStreams(settings.streamBuffer());
+        this.resumes = new StreamResumes(vertx, streams, metrics, settings);
+    }
+
+    /** Push notifications through the gateway (G14); {@code baseUrl} is the gateway's URL as agents reach it. */
+    public void push(PushConfigCalls configs, PushCallbacks callbacks, java.util.function.Function<HttpServerRequest, String> base) {
+        this.pushConfigs = configs;
+        this.pushCallbacks = callbacks;
+        this.baseUrl = base;
+    }
+
+    /** {@code POST /a2a/{agentId}/push/{callbackId}}: an agent's notification (G14). */
+    public void pushCallback(RoutingContext ctx) {
+        if (pushCallbacks == null) {
+            ctx.response().setStatusCode(404).end();
+        } else {
+            pushCallbacks.handle(ctx);
+        }
     }
 
     public CallerIdentity identity() {
@@ -178,7 +203,14 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             return;
         }
         String id = "stream-" + UUID.randomUUID();
-        Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"message/stream\",\"params\":{}}");
+        String lastEventId = request.getHeader(StreamResumes.LAST_EVENT_ID);
+        StreamResumes.EventId last = lastEventId == null ? null : StreamResumes.EventId.parse(lastEventId.trim());
+        // a resume (G13) subscribes to the task its Last-Event-ID names, in the version the caller speaks
+        String method = last == null ? STREAM_METHOD : "1.0".equals(request.getHeader("A2A-Version"))
+                ? "SubscribeToTask" : "tasks/resubscribe";
+        String params = last == null ? "{}" : "{\"id\":" + TextNode.valueOf(last.taskId()) + "}";
+        Buffer body = Buffer.buffer("{\"jsonrpc\":\"2.0\",\"id\":\"" + id + "\",\"method\":\"" + method + "\",\"params\":"
+                + params + "}");
         Consumer<MultiMap> headers = out -> {
             headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
             identity.writeTo(out, caller, agent);
@@ -187,9 +219,8 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             }
             span.propagate(out);
         };
-        new GatewayCall(connections, egress, request, agent,
-                new RoutingFields(TextNode.valueOf(id), STREAM_METHOD, null), body, permit, budget.open(), headers,
-                metrics, settings, started, span).caller(caller.id()).start();
+        RoutingFields fields = new RoutingFields(TextNode.valueOf(id), lastEventId == null ? STREAM_METHOD : method, null);
+        start(request, agent, caller, fields, body, permit, budget.open(), headers, started, span);
     }
 
     /**
@@ -327,13 +358,31 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             refusals.forbidden(request, agent, caller, fields, granted, span, false);
             return;
         }
-        new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes,
-                out -> {
-                    headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
-                    identity.writeTo(out, caller, agent);
-                    span.propagate(out);
-                },
-                metrics, settings, started, span).caller(caller.id()).start();
+        start(request, agent, caller, fields, body, permit, bytes, out -> {
+            headerPolicy.writeTo(out, request.headers(), caller.id(), agent.headers());
+            identity.writeTo(out, caller, agent);
+            span.propagate(out);
+        }, started, span);
+    }
+
+    /** Starts the call to the agent, or answers a resume (G13) from the task's buffer first, or a push config (G14). */
+    private void start(HttpServerRequest request, RegisteredAgent agent, Caller caller, RoutingFields fields, Buffer body,
+            CallSlots permit, RequestBudget.Reservation bytes, Consumer<MultiMap> headers, long started, GatewaySpan span) {
+        if (pushConfigs != null && PushConfigCalls.handles(fields.method())) {
+            pushConfigs.handle(agent.id(), caller.id(), fields.method(), body, baseUrl.apply(request), new PushOutcome(
+                    request, fields, permit, bytes, metrics, span, agent.id(), started, (b, reply) -> new GatewayCall(
+                    connections, egress, request, agent, fields, b, permit, bytes, headers, metrics, settings, started,
+                    span).caller(caller.id()).replyFilter(reply).start()));
+            return;
+        }
+        if (resumes.isResume(request, fields.method())) {
+            resumes.resume(request, agent.id(), caller.id(), fields, body, permit, bytes, started, span, (tap, missed) ->
+                    new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes, headers, metrics,
+                            settings, started, span).caller(caller.id()).tap(tap, missed).start());
+            return;
+        }
+        new GatewayCall(connections, egress, request, agent, fields, body, permit, bytes, headers, metrics, settings,
+                started, span).caller(caller.id()).tap(new StreamTap(streams, agent.id(), caller.id()), List.of()).start();
     }
 
     /** The caller's rate limits, the agent's cap, the caller's cap: the call's places, or null when refused (answered). */
@@ -434,19 +483,6 @@ public final class GatewayHandler implements Handler<RoutingContext> {
             GatewayReplies.error(response, new GatewayException(null, JsonRpcError.INVALID_REQUEST,
                     "invalid request: body larger than " + limit + " bytes", GatewayException.Kind.REQUEST), 413, false);
         }
-    }
-
-    /** {@code /a2a/{agentId}} with another method than POST. */
-    public static void wrongMethod(RoutingContext ctx) {
-        ctx.response().setStatusCode(405).putHeader("Allow", "POST")
-                .putHeader("Content-Type", "application/json")
-                .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}");
-    }
-
-    /** {@code POST /a2a} without an agent id. */
-    public static void missingAgentId(RoutingContext ctx) {
-        GatewayReplies.error(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
-                "invalid request: missing agent id: POST to /a2a/{agentId}", GatewayException.Kind.REQUEST), 200, false);
     }
 
     /** The declared Content-Length, or -1 when none (chunked) or unreadable. */

@@ -107,8 +107,24 @@ public final class GatewayMetrics {
         return i != null ? i : KUBEMQ_METHODS.size() - 1;
     }
 
+    /** Who else hears of every call's outcome (the console's rolling per-agent figures). */
+    public interface CallObserver {
+        void call(String agentId, boolean ok, long nanos);
+    }
+
+    private volatile CallObserver observer;
+
+    /** Every call {@link #record}ed is told to {@code o} too, on the thread that records it. */
+    public void observe(CallObserver o) {
+        this.observer = o;
+    }
+
     /** A call's outcome, counted as a request (once per call) and, given nanos ≥ 0, timed. */
     public void record(String agentId, String method, Outcome outcome, long nanos) {
+        CallObserver o = observer;
+        if (o != null) {
+            o.call(agentId, outcome == Outcome.OK, nanos);
+        }
         AgentMeters m = meters(agentId);
         m.outcome(method, outcome, nanos);
         if (kubemq) {
@@ -142,6 +158,25 @@ public final class GatewayMetrics {
         String label = agents.find(agentId).isPresent() ? agentId : UNKNOWN_AGENT;
         Counter.builder(PREFIX + "rate_limited_total").tag("agent", label).tag("limit", limit)
                 .description("Gateway calls refused (429) over a caller's rate or concurrency limit")
+                .register(meters).increment();
+    }
+
+    /**
+     * G13: a caller resumed a task's stream with {@code Last-Event-ID}: {@code switchboard_gateway_stream_resumes_total
+     * {agent,from}}, {@code from} = {@code buffer} (the stream was live: replay, then follow it) or {@code agent} (it
+     * had ended: replay, then a new subscription to the agent). Looked up per resume: no hot path.
+     */
+    public void streamResumed(String agentId, String from) {
+        String label = agents.find(agentId).isPresent() ? agentId : UNKNOWN_AGENT;
+        Counter.builder(PREFIX + "stream_resumes_total").tag("agent", label).tag("from", from)
+                .description("Relayed task streams resumed with Last-Event-ID").register(meters).increment();
+    }
+
+    /** G13: a resume from an event no longer buffered here: {@code switchboard_gateway_stream_gaps_total{agent}}. */
+    public void streamGap(String agentId) {
+        String label = agents.find(agentId).isPresent() ? agentId : UNKNOWN_AGENT;
+        Counter.builder(PREFIX + "stream_gaps_total").tag("agent", label)
+                .description("Resumes refused because the events after Last-Event-ID are no longer buffered")
                 .register(meters).increment();
     }
 

@@ -2,16 +2,18 @@ package dev.switchboard.gateway;
 
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
+import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * The gateway's JSON-RPC error replies to calls it refuses: with the request's id when a small body can tell it, or
  * unread (and the connection closed) when reading the body would be the cost the refusal avoids.
  */
-final class GatewayReplies {
+public final class GatewayReplies {
 
     static final int ID_PEEK_BYTES = 64 * 1024;
 
@@ -98,5 +100,18 @@ final class GatewayReplies {
 
     private static long declaredLength(HttpServerRequest request) {
         return ContentLength.of(request.getHeader(HttpHeaders.CONTENT_LENGTH));
+    }
+
+    /** {@code /a2a/{agentId}} with another method than POST. */
+    public static void wrongMethod(RoutingContext ctx) {
+        ctx.response().setStatusCode(405).putHeader("Allow", "POST")
+                .putHeader("Content-Type", "application/json")
+                .end("{\"error\":\"use POST with a JSON-RPC 2.0 body\"}");
+    }
+
+    /** {@code POST /a2a} without an agent id. */
+    public static void missingAgentId(RoutingContext ctx) {
+        error(ctx.response(), new GatewayException(null, JsonRpcError.INVALID_REQUEST,
+                "invalid request: missing agent id: POST to /a2a/{agentId}", GatewayException.Kind.REQUEST), 200, false);
     }
 }

@@ -1,6 +1,7 @@
 package dev.switchboard.gateway;
 
 import dev.switchboard.policy.CallerLimitSettings;
+import dev.switchboard.push.PushSettings;
 import java.time.Duration;
 
 /**
@@ -13,12 +14,32 @@ import java.time.Duration;
  *     route's (Slack's, the registry's, the triggers', the chat API's: at most half of it, as those are read before
  *     their sender is known); a body that would go over it is refused as busy (503, Retry-After); default 256 MiB, or a quarter of the JVM's maximum heap when that is less
  * @param callerLimits rate and concurrency limits per caller; off by default
+ * @param streamBuffer what is kept of each task's relayed stream for a caller that resumes it (G13)
+ * @param push how push notifications are delivered to callers (G14)
  */
 public record GatewaySettings(long maxRequestBytes, Duration keepaliveInterval, Duration connectTimeout,
-        long maxRequestBytesInFlight, CallerLimitSettings callerLimits) {
+        long maxRequestBytesInFlight, CallerLimitSettings callerLimits, StreamBufferSettings streamBuffer,
+        PushSettings push) {
 
     public GatewaySettings {
         callerLimits = callerLimits == null ? CallerLimitSettings.OFF : callerLimits;
+        streamBuffer = streamBuffer == null ? StreamBufferSettings.DEFAULTS : streamBuffer;
+        push = push == null ? PushSettings.DEFAULTS : push;
+    }
+
+    public GatewaySettings(long maxRequestBytes, Duration keepaliveInterval, Duration connectTimeout,
+            long maxRequestBytesInFlight, CallerLimitSettings callerLimits, StreamBufferSettings streamBuffer) {
+        this(maxRequestBytes, keepaliveInterval, connectTimeout, maxRequestBytesInFlight, callerLimits, streamBuffer, null);
+    }
+
+    public GatewaySettings(long maxRequestBytes, Duration keepaliveInterval, Duration connectTimeout,
+            long maxRequestBytesInFlight, CallerLimitSettings callerLimits) {
+        this(maxRequestBytes, keepaliveInterval, connectTimeout, maxRequestBytesInFlight, callerLimits, null);
+    }
+
+    public GatewaySettings withStreamBuffer(StreamBufferSettings buffer) {
+        return new GatewaySettings(maxRequestBytes, keepaliveInterval, connectTimeout, maxRequestBytesInFlight,
+                callerLimits, buffer, push);
     }
 
     public GatewaySettings(long maxRequestBytes, Duration keepaliveInterval, Duration connectTimeout,
@@ -27,7 +48,8 @@ public record GatewaySettings(long maxRequestBytes, Duration keepaliveInterval, 
     }
 
     public GatewaySettings withCallerLimits(CallerLimitSettings limits) {
-        return new GatewaySettings(maxRequestBytes, keepaliveInterval, connectTimeout, maxRequestBytesInFlight, limits);
+        return new GatewaySettings(maxRequestBytes, keepaliveInterval, connectTimeout, maxRequestBytesInFlight, limits,
+                streamBuffer, push);
     }
 
     private static final long DEFAULT_MAX_REQUEST_BYTES = 10L * 1024 * 1024;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.switchboard.config.BridgeSettings;
 import dev.switchboard.config.ServerSpec;
 import dev.switchboard.config.SwitchboardConfig;
+import dev.switchboard.console.ResourceStatus;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -20,6 +21,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +73,8 @@ public final class KubernetesWatch implements AutoCloseable {
      * shows that version, the write has not come back yet, and writing again would only repeat it.
      */
     private final Map<WatchedResource.Key, Written> written = new HashMap<>();
+    /** The last reconcile's conditions, every resource's, for the console. */
+    private volatile List<ResourceStatus> statuses = List.of();
 
     private record Written(Condition condition, String over) {}
 
@@ -194,6 +198,11 @@ public final class KubernetesWatch implements AutoCloseable {
         schedule();
     }
 
+    /** Every resource's Ready condition as the last reconcile decided it (the console shows them). */
+    public List<ResourceStatus> statuses() {
+        return statuses;
+    }
+
     /** Runs a reconcile soon; changes arriving meanwhile are folded into it. */
     private void schedule() {
         if (closed || !pending.compareAndSet(false, true)) {
@@ -231,6 +240,12 @@ public final class KubernetesWatch implements AutoCloseable {
             }
         }
         written.keySet().retainAll(resources.stream().map(WatchedResource::key).toList());
+        statuses = resources.stream().filter(r -> outcome.conditions().get(r.key()) != null).map(r -> {
+            Condition c = outcome.conditions().get(r.key());
+            return new ResourceStatus(r.kind(), r.name(), c.ready() ? "True" : "False",
+                    c.reason(), c.message(), c.observedGeneration());
+        }).sorted(Comparator.comparing(ResourceStatus::kind)
+                .thenComparing(ResourceStatus::name)).toList();
         Runnable first = synced;
         if (first != null) {
             synced = null;

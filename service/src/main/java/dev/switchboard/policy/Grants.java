@@ -15,17 +15,24 @@ import java.util.Map;
  * may call every agent with any method, as before AccessPolicies existed; with any, a call is refused unless a policy
  * grants its caller, its agent and its method. Policies are tried in name order: the first that grants decides (its
  * name is logged, and its {@code rateLimit} applies).
+ *
+ * <p>The same policies say who holds the {@code admin} capability (the operator's console beyond loopback): the
+ * subjects of a policy with {@code admin: true}. A policy that grants only that ({@code admin} and no methods) is not
+ * a gateway policy: it neither grants nor closes anything at the gateway.
  */
 public final class Grants {
 
-    public static final Grants OPEN = new Grants(List.of(), Map.of());
+    public static final Grants OPEN = new Grants(List.of(), List.of(), Map.of());
 
     private final List<Policy> policies;
+    /** The policies with {@code admin: true}, in name order: whose subjects may open the console. */
+    private final List<AccessPolicySpec> admins;
     /** Config agents' {@code metadata.labels}, by agent id; registered agents carry none. */
     private final Map<String, Map<String, String>> labels;
 
-    private Grants(List<Policy> policies, Map<String, Map<String, String>> labels) {
+    private Grants(List<Policy> policies, List<AccessPolicySpec> admins, Map<String, Map<String, String>> labels) {
         this.policies = List.copyOf(policies);
+        this.admins = List.copyOf(admins);
         this.labels = Map.copyOf(labels);
     }
 
@@ -35,13 +42,36 @@ public final class Grants {
             return OPEN;
         }
         List<Policy> policies = new ArrayList<>();
-        specs.stream().sorted(Comparator.comparing(AccessPolicySpec::name)).forEach(s -> policies.add(new Policy(s)));
-        return new Grants(policies, labels);
+        List<AccessPolicySpec> admins = new ArrayList<>();
+        specs.stream().sorted(Comparator.comparing(AccessPolicySpec::name)).forEach(s -> {
+            if (!s.adminOnly()) {
+                policies.add(new Policy(s));
+            }
+            if (s.admin()) {
+                admins.add(s);
+            }
+        });
+        return new Grants(policies, admins, labels);
     }
 
-    /** No AccessPolicy: everything is allowed. */
+    /** No gateway AccessPolicy (console-only ones aside): every call is allowed. */
     public boolean open() {
         return policies.isEmpty();
+    }
+
+    /** Whether any policy grants the {@code admin} capability: without one the console asks what it always asked. */
+    public boolean anyAdmin() {
+        return !admins.isEmpty();
+    }
+
+    /** The name of the first policy (in name order) that grants {@code caller} the {@code admin} capability. */
+    public java.util.Optional<String> admin(Caller caller) {
+        for (AccessPolicySpec p : admins) {
+            if (covers(p, caller)) {
+                return java.util.Optional.of(p.name());
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     public int size() {
@@ -101,23 +131,24 @@ public final class Grants {
         }
 
         boolean grants(Caller caller, RegisteredAgent agent, Map<String, String> agentLabels) {
-            return covers(caller) && (everyAgent || spec.agentNames().contains(agent.id())
+            return covers(spec, caller) && (everyAgent || spec.agentNames().contains(agent.id())
                     || (!spec.matchLabels().isEmpty() && agentLabels.entrySet().containsAll(spec.matchLabels().entrySet()))
                     || (!spec.skillTags().isEmpty() && agent.hasAnyTag(spec.skillTags())));
         }
+    }
 
-        private boolean covers(Caller caller) {
-            for (AccessPolicySpec.Subject s : spec.subjects()) {
-                if (s instanceof AccessPolicySpec.Subject.ApiKey k) {
-                    if (caller.kind() == Caller.Kind.API_KEY && caller.id().equals(k.name())) {
-                        return true;
-                    }
-                } else if (s instanceof AccessPolicySpec.Subject.Claim c
-                        && ClaimMatch.matches(caller.claims(), c.claim(), c.values())) {
+    /** Whether {@code caller} is one of the policy's subjects. */
+    private static boolean covers(AccessPolicySpec spec, Caller caller) {
+        for (AccessPolicySpec.Subject s : spec.subjects()) {
+            if (s instanceof AccessPolicySpec.Subject.ApiKey k) {
+                if (caller.kind() == Caller.Kind.API_KEY && caller.id().equals(k.name())) {
                     return true;
                 }
+            } else if (s instanceof AccessPolicySpec.Subject.Claim c
+                    && ClaimMatch.matches(caller.claims(), c.claim(), c.values())) {
+                return true;
             }
-            return false;
         }
+        return false;
     }
 }

@@ -67,6 +67,39 @@ class AccessPolicyConfigTest {
     }
 
     @Test
+    void adminTrueMayStandWithoutMethodsAndMethodsAreOtherwiseRequired() {
+        SwitchboardConfig c = LOADER.parse(SERVER + """
+                apiVersion: switchboard.dev/v1
+                kind: AccessPolicy
+                metadata: {name: console}
+                spec:
+                  subjects: [{apiKey: ci-bot}, {claim: groups, values: [sre]}]
+                  admin: true
+                """, "c.yaml");
+        AccessPolicySpec p = c.policies().get(0);
+        assertThat(p.admin()).isTrue();
+        assertThat(p.methods()).isEmpty();
+        assertThat(p.adminOnly()).isTrue();
+        assertThat(LOADER.parse(SERVER + policy("[{apiKey: ci-bot}]"), "c.yaml").policies().get(0).admin())
+                .as("admin defaults to false").isFalse();
+        assertThatThrownBy(() -> LOADER.parse(SERVER + """
+                apiVersion: switchboard.dev/v1
+                kind: AccessPolicy
+                metadata: {name: p}
+                spec:
+                  subjects: [{apiKey: ci-bot}]
+                """, "c.yaml")).hasMessageContaining("(AccessPolicy p): spec.methods: is required");
+        assertThatThrownBy(() -> LOADER.parse(SERVER + """
+                apiVersion: switchboard.dev/v1
+                kind: AccessPolicy
+                metadata: {name: p}
+                spec:
+                  subjects: [{apiKey: ci-bot}]
+                  admin: "yes please"
+                """, "c.yaml")).hasMessageContaining("admin");
+    }
+
+    @Test
     void aKeyThatIsNotAKeyIsRefused() {
         assertThatThrownBy(() -> LOADER.parse(SERVER + policy("[{apiKey: ci-bt}]"), "c.yaml"))
                 .hasMessageContaining("AccessPolicy p: spec.subjects[0].apiKey: no API key named 'ci-bt' in Server.spec.apiKeys");

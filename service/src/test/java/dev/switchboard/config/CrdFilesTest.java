@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 class CrdFilesTest {
 
     static final Path DIR = Path.of("..", "deploy", "crds");
+    /** The CRD chart's copy (HelmChartTest holds it to the generator too). */
+    static final Path HELM_DIR = Path.of("..", "deploy", "helm", "switchboard-crds", "templates");
     static final Path CONFIGURATION_DOC = Path.of("..", "docs", "configuration.md");
 
     private static boolean regenerate() {
@@ -41,12 +43,14 @@ class CrdFilesTest {
     void deployCrdsAreWhatTheGeneratorMakes() throws IOException {
         Map<String, String> expected = CrdGenerator.files();
         if (regenerate()) {
-            try (Stream<Path> old = Files.exists(DIR) ? Files.list(DIR) : Stream.empty()) {
-                for (Path p : old.toList()) {
-                    Files.delete(p);
+            for (Path dir : java.util.List.of(DIR, HELM_DIR)) {
+                try (Stream<Path> old = Files.exists(dir) ? Files.list(dir) : Stream.empty()) {
+                    for (Path p : old.toList()) {
+                        Files.delete(p);
+                    }
                 }
+                CrdGenerator.write(dir);
             }
-            CrdGenerator.write(DIR);
         }
         Map<String, String> actual = new TreeMap<>();
         if (Files.isDirectory(DIR)) {

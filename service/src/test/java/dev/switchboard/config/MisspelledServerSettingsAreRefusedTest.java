@@ -96,6 +96,7 @@ class MisspelledServerSettingsAreRefusedTest {
         assertThat(c.server().ops()).isEqualTo(new OpsListen("127.0.0.1", 9090));
         assertThat(c.server().mcp().toolsPerSkill()).isTrue();
         assertThat(c.server().mcp().maxSessions()).isEqualTo(50);
+        assertThat(c.server().registry().probeInterval()).hasSeconds(10);
         assertThat(LOADER.parse(FULL.replace("jwksUri: \"https://login.example.com/jwks.json\"",
                 "jwks: '{\"keys\":[]}'"), "full.yaml").server()).isNotNull();
         // and the description lists nothing this document does not set: the two are the same list
@@ -134,10 +135,12 @@ class MisspelledServerSettingsAreRefusedTest {
               registrationTtl: 90s
               tracing: {otlpEndpoint: "http://c:4318", serviceName: sb, samplingRatio: 0.5}
               gateway: {maxRequestBytes: 1000, keepaliveInterval: 15s, connectTimeout: 10s, maxRequestBytesInFlight: 2000,
-                        callerLimits: {rate: 10, burst: 20, perAgent: {rate: 2, burst: 4}, maxConcurrency: 8}}
+                        callerLimits: {rate: 10, burst: 20, perAgent: {rate: 2, burst: 4}, maxConcurrency: 8},
+                        streamBuffer: {events: 100, bytes: 65536, age: 5m, tasks: 50, holdAfterDrop: 30s},
+                        push: {maxAttempts: 5, firstRetry: 2s, maxRetryWait: 1m, timeout: 5s}}
               http: {headerReadTimeout: 10s, bodyReadTimeout: 30s, idleTimeout: 60s, maxConnections: 100,
                      shutdownGracePeriod: 20s}
-              registry: {maxRegistrations: 10, allowedHosts: [10.0.0.0/8, "*.agents.svc.cluster.local"]}
+              registry: {maxRegistrations: 10, allowedHosts: [10.0.0.0/8, "*.agents.svc.cluster.local"], probeInterval: 10s}
               webChat:
                 trustForwardedUser: true
                 trustedProxies: [10.0.0.0/8]

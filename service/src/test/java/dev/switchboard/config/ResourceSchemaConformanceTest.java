@@ -190,6 +190,14 @@ class ResourceSchemaConformanceTest {
                             spec:
                               subjects: [{claim: groups, values: [sre, ops]}]
                               methods: ["*"]
+                            """),
+                    new Variant("""
+                            apiVersion: switchboard.dev/v1
+                            kind: AccessPolicy
+                            metadata: {name: console-admins}
+                            spec:
+                              subjects: [{claim: groups, values: [sre]}]
+                              admin: true
                             """)));
 
     record Variant(String document, String... others) {

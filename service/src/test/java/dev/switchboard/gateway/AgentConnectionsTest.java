@@ -256,8 +256,8 @@ class AgentConnectionsTest {
                     assertThat(r.ended).failsWithin(Duration.ofSeconds(30))
                             .withThrowableThat().withCauseInstanceOf(ConnectTimeoutException.class);
                     Throwable cause = r.ended.handle((ok, failure) -> failure).get();
-                    assertThat(GatewayCall.unreachableBecause(cause)).isEqualTo(": connection timed out");
-                    assertThat(GatewayCall.unreachableBecause(new java.net.ConnectException("refused")))
+                    assertThat(AgentFailures.unreachableBecause(cause)).isEqualTo(": connection timed out");
+                    assertThat(AgentFailures.unreachableBecause(new java.net.ConnectException("refused")))
                             .isEqualTo(": connection refused");
                 } finally {
                     Wait.on(pool.close());

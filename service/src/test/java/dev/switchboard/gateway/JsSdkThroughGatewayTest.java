@@ -260,4 +260,35 @@ class JsSdkThroughGatewayTest {
         assertThat(rpcCalls()).extracting(RecordedRequest::rpcMethod)
                 .containsExactly(method(mode, "SendStreamingMessage", "message/stream"), method(mode, "CancelTask", "tasks/cancel"));
     }
+
+    /**
+     * G13 with the stock client: its stream dropped (the process killed after the first event), it resubscribes with
+     * {@code Last-Event-ID} sent through the SDK's service parameters; the gateway's {@code id:} lines do not
+     * disturb its SSE parser, the missed events come first (not the Task a fresh subscription starts with), and the
+     * stream runs to the task's end. A plain resubscribe of a running task works unchanged too.
+     */
+    @ParameterizedTest(name = "A2A {0}")
+    @ValueSource(strings = {"1.0", "0.3"})
+    void resubscribeThroughTheGatewayWithLastEventId(String mode) throws Exception {
+        double resumesBefore = h.metrics().sum("switchboard_gateway_stream_resumes_total", "agent", "js-echo");
+        Client stream = new Client("--card", cardUrl, "--mode", mode, "--op", "stream", "--text",
+                "/stream 15 200\nresumed through the gateway");
+        String taskId;
+        try {
+            JsonNode first = stream.nextLine(30);
+            taskId = first.path("task").path("id").asText();
+            assertThat(taskId).as("first stream event " + first).isNotEmpty();
+        } finally {
+            stream.process.destroyForcibly();
+        }
+        List<JsonNode> plain = run(mode, "resubscribe", "--task-id", taskId);
+        assertThat(plain.get(0).has("task")).as("a fresh subscription starts with the Task: " + plain).isTrue();
+        assertThat(plain.get(plain.size() - 1).toString()).contains("TASK_STATE_COMPLETED");
+
+        List<JsonNode> resumed = run(mode, "resubscribe", "--task-id", taskId, "--last-event-id", taskId + ":1");
+        assertThat(resumed.get(0).has("task")).as("the missed events come first: " + resumed).isFalse();
+        assertThat(resumed.get(resumed.size() - 1).toString()).contains("TASK_STATE_COMPLETED");
+        assertThat(h.metrics().sum("switchboard_gateway_stream_resumes_total", "agent", "js-echo"))
+                .isEqualTo(resumesBefore + 1);
+    }
 }

@@ -213,6 +213,15 @@ final class FakeCluster implements BeforeEachCallback, AfterEachCallback {
         return startNotFollowing().follow();
     }
 
+    /** As {@link #start()}, on a Server resource of the test's own ({@link #serverFile()} changed: listen, keys). */
+    WatchMode.Running start(String serverFile) {
+        if (first != null) {
+            throw new IllegalStateException("already started: a second Switchboard is startReplica()");
+        }
+        first = started(switchboard(serverFile, client).start());
+        return first.follow();
+    }
+
     /** Started on the first list, not yet following (so /readyz still waits). */
     WatchMode.Running startNotFollowing() {
         if (first != null) {

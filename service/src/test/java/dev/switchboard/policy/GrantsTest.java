@@ -98,6 +98,42 @@ class GrantsTest {
         assertThat(grants.mayCall(CI, agent("echo"))).isFalse();
     }
 
+    @Test
+    void anAdminOnlyPolicyGrantsTheConsoleToItsSubjectsAndLeavesTheGatewayOpen() {
+        Caller sre = new Caller("alice", Caller.Kind.JWT, Map.of("groups", List.of("sre")), null);
+        Caller dev = new Caller("bob", Caller.Kind.JWT, Map.of("groups", List.of("dev")), null);
+        AccessPolicySpec admins = new AccessPolicySpec("console", List.of(new Subject.ApiKey("ops"),
+                new Subject.Claim("groups", List.of("sre"))), List.of(), Map.of(), List.of(), List.of(), null, true);
+        Grants grants = Grants.of(List.of(admins), Map.of());
+        assertThat(admins.adminOnly()).isTrue();
+        assertThat(grants.open()).as("no gateway policy: every call allowed, as with none").isTrue();
+        assertThat(grants.mayCall(CI, agent("echo"))).isTrue();
+        assertThat(grants.anyAdmin()).isTrue();
+        assertThat(grants.admin(OPS)).contains("console");
+        assertThat(grants.admin(sre)).contains("console");
+        assertThat(grants.admin(CI)).isEmpty();
+        assertThat(grants.admin(dev)).isEmpty();
+        assertThat(grants.admin(Caller.address("127.0.0.1"))).as("an address is no subject").isEmpty();
+    }
+
+    @Test
+    void anAdminPolicyWithMethodsIsAlsoAGatewayPolicyAndNoAdminAnywhereGrantsNoOne() {
+        AccessPolicySpec both = new AccessPolicySpec("ops-all", List.of(new Subject.ApiKey("ops")), List.of("echo"),
+                Map.of(), List.of(), List.of("*"), null, true);
+        Grants grants = Grants.of(List.of(both), Map.of());
+        assertThat(grants.open()).isFalse();
+        assertThat(grants.mayCall(OPS, agent("echo"))).isTrue();
+        assertThat(grants.mayCall(CI, agent("echo"))).isFalse();
+        assertThat(grants.admin(OPS)).contains("ops-all");
+
+        Grants plain = Grants.of(List.of(policy("ci", List.of(new Subject.ApiKey("ci-bot")), List.of(), Map.of(),
+                List.of(), List.of("*"))), Map.of());
+        assertThat(plain.anyAdmin()).isFalse();
+        assertThat(plain.admin(CI)).isEmpty();
+        assertThat(Grants.OPEN.anyAdmin()).isFalse();
+        assertThat(AccessPolicySpec.grantsNothing("broken").admin()).as("a broken policy grants no console").isFalse();
+    }
+
     private static AccessPolicySpec policy(String name, List<Subject> subjects, List<String> names,
             Map<String, String> labels, List<String> tags, List<String> methods) {
         return new AccessPolicySpec(name, subjects, names, labels, tags, methods, null);

@@ -171,6 +171,19 @@ class TracingTest {
         assertThat(refused.attributes()).containsEntry("switchboard.agent.id", "unknown");
     }
 
+    @Test
+    @DisplayName("A push callback (G14) is a span of its own route, which says when it was refused")
+    void aPushCallbackIsASpanOfItsOwn() throws Exception {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(app.baseUrl() + "/a2a/echo/push/no-such-callback"))
+                .header("Content-Type", "application/json").header("X-A2A-Notification-Token", "forged")
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(401);
+        ReceivedSpan span = awaitSpan("the callback's span", s -> s.name().equals("POST /a2a/{agentId}/push/{callbackId}"));
+        assertThat(span.attributes()).containsEntry("switchboard.agent.id", "echo")
+                .containsEntry("switchboard.gateway.outcome", "unauthorized")
+                .containsEntry("http.response.status_code", 401L);
+    }
+
     // ---- the bridge ----
 
     @Test

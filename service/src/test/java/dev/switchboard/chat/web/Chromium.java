@@ -22,16 +22,16 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The web chat's browser tests' shared part: Debian's headless Chromium driven by Selenium, and waits that say what
  * the page showed when they time out. Waits are generous, for a busy machine.
  */
-final class Chromium {
+public final class Chromium {
 
-    static final String BINARY = "/usr/bin/chromium";
+    public static final String BINARY = "/usr/bin/chromium";
     static final String DRIVER = "/usr/bin/chromedriver";
-    static final Duration WAIT = Duration.ofSeconds(30);
+    public static final Duration WAIT = Duration.ofSeconds(30);
 
     private Chromium() {}
 
     /** A headless Chromium with its profile under {@code dir}. */
-    static WebDriver start(Path dir) throws IOException {
+    public static WebDriver start(Path dir) throws IOException {
         for (String file : List.of(BINARY, DRIVER)) {
             if (!Files.isExecutable(Path.of(file))) {
                 fail("The web chat browser tests need Debian's Chromium and its driver, and " + file
@@ -52,7 +52,7 @@ final class Chromium {
     }
 
     /** Waits until {@code condition} gives a non-null value; on timeout, says what the page showed. */
-    static <T> T await(WebDriver browser, String what, Function<WebDriver, T> condition) {
+    public static <T> T await(WebDriver browser, String what, Function<WebDriver, T> condition) {
         return new WebDriverWait(browser, WAIT, Duration.ofMillis(50))
                 .ignoring(StaleElementReferenceException.class)
                 .withMessage(() -> "waiting for " + what + "; the page at " + browser.getCurrentUrl() + " shows:\n"
@@ -61,11 +61,11 @@ final class Chromium {
     }
 
     /** The element's text as the DOM holds it (getText() would trim and fold whitespace). */
-    static String text(WebElement e) {
+    public static String text(WebElement e) {
         return e.getDomProperty("textContent");
     }
 
-    static Object js(WebDriver browser, String script, Object... args) {
+    public static Object js(WebDriver browser, String script, Object... args) {
         return ((JavascriptExecutor) browser).executeScript(script, args);
     }
 
