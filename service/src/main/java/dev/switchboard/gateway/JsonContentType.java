@@ -3,11 +3,11 @@ package dev.switchboard.gateway;
 import java.util.Locale;
 
 /** Whether a Content-Type is JSON: {@code application/json} or any {@code application/*+json}, parameters aside. */
-final class JsonContentType {
+public final class JsonContentType {
 
     private JsonContentType() {}
 
-    static boolean is(String contentType) {
+    public static boolean is(String contentType) {
         if (contentType == null) {
             return false;
         }

@@ -124,6 +124,15 @@ public final class McpDoor {
             McpErrors.http(ctx.response(), 403, null, McpSchema.ErrorCodes.INVALID_REQUEST, crossSite);
             return;
         }
+        if (ctx.request().method() == io.vertx.core.http.HttpMethod.POST
+                && !dev.switchboard.gateway.JsonContentType.is(ctx.request().getHeader("Content-Type"))) {
+            // before the body handler: a form's body would be decoded as one, with the query string (which may not
+            // decode: a hang, found by the fuzzer); MCP's messages are JSON
+            ctx.response().putHeader("Connection", "close");
+            McpErrors.http(ctx.response(), 415, null, McpSchema.ErrorCodes.INVALID_REQUEST,
+                    "Content-Type must be application/json");
+            return;
+        }
         io.vertx.core.Future<Caller> caller = auth.authenticate(ctx.request());
         if (caller.isComplete()) {
             admit(ctx, caller);

@@ -74,6 +74,15 @@ class McpDoorTest {
     }
 
     @Test
+    void aBodyThatIsNotJsonIs415BeforeItIsRead() {
+        // found by the fuzzer: a form body with a query string that does not decode hung the request
+        Reply form = h.http().post("/mcp?x=%zz", INIT, "Content-Type", "application/x-www-form-urlencoded",
+                "Authorization", "Bearer " + KEY);
+        assertThat(form.status()).isEqualTo(415);
+        assertThat(form.errorMessage()).contains("Content-Type must be application/json");
+    }
+
+    @Test
     void aSessionAnswersOnlyItsCaller() {
         String s = session(KEY);
         String list = "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}";
