@@ -42,8 +42,7 @@ final class AgentFailures {
     /** The agent could not be reached (the cause itself, naming internal hosts and ports, goes only to the log). */
     static GatewayException unreachable(JsonNode id, String agentId, Throwable cause) {
         if (isTimeout(cause)) {
-            return new GatewayException(id, GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agentId,
-                    GatewayException.Kind.TRANSPORT_RETRYABLE);
+            return timeout(id, agentId);
         }
         return new GatewayException(id, JsonRpcError.INTERNAL_ERROR, "agent unreachable: " + agentId
                 + unreachableBecause(cause), GatewayException.Kind.TRANSPORT_RETRYABLE);
@@ -55,5 +54,33 @@ final class AgentFailures {
             return ": connection timed out";
         }
         return cause instanceof ConnectException ? ": connection refused" : "";
+    }
+
+    static GatewayException timeout(JsonNode id, String agentId) {
+        return new GatewayException(id, GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agentId,
+                GatewayException.Kind.TRANSPORT_RETRYABLE);
+    }
+
+    static GatewayException idle(JsonNode id, String agentId, long idleSeconds) {
+        return new GatewayException(id, GatewayErrorCodes.AGENT_TIMEOUT,
+                "agent timeout: " + agentId + " sent no event for " + idleSeconds + " s", GatewayException.Kind.TRANSPORT_RETRYABLE);
+    }
+
+    static GatewayException tooLarge(JsonNode id, String agentId, long maxResponseBytes) {
+        return new GatewayException(id, JsonRpcError.INTERNAL_ERROR,
+                "response too large: " + agentId + " sent more than " + maxResponseBytes + " bytes",
+                GatewayException.Kind.TRANSPORT_FINAL);
+    }
+
+    /** The agent opened a stream and closed it without one event. */
+    static GatewayException emptyStream(JsonNode id, String agentId) {
+        return new GatewayException(id, JsonRpcError.INTERNAL_ERROR,
+                "agent closed the stream without sending an event: " + agentId, GatewayException.Kind.TRANSPORT_RETRYABLE);
+    }
+
+    static GatewayException egressRefused(JsonNode id, String agentId) {
+        return new GatewayException(id, JsonRpcError.INTERNAL_ERROR,
+                "agent address not allowed: " + agentId + " points at an address the gateway may not call",
+                GatewayException.Kind.TRANSPORT_FINAL);
     }
 }

@@ -3,7 +3,6 @@ package dev.switchboard.gateway;
 import dev.switchboard.http.ContentLength;
 import dev.switchboard.http.RequestBudget;
 import dev.switchboard.log.LogContext;
-import dev.switchboard.protocol.jsonrpc.JsonRpcError;
 import dev.switchboard.registry.AgentLimits;
 import dev.switchboard.registry.AgentOrigin;
 import dev.switchboard.registry.RegisteredAgent;
@@ -129,8 +128,7 @@ final class GatewayCall implements AgentReply {
         long timeoutMs = TimeoutChain.millis(fields.timeoutSeconds(), limits.defaultTimeoutSeconds(), limits.maxTimeoutSeconds());
         timeoutTimer = loop.schedule(() -> {
             timeoutTimer = null;
-            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT, "agent timeout: " + agent.id(),
-                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.TIMEOUT);
+            fail(AgentFailures.timeout(fields.id(), agent.id()), GatewayMetrics.Outcome.TIMEOUT);
         }, timeoutMs, TimeUnit.MILLISECONDS);
         response.closeHandler(v -> {
             if (!done) {
@@ -231,6 +229,7 @@ final class GatewayCall implements AgentReply {
     }
 
     private void deliver(Buffer collected) {
+        releasePlaces();
         int status = replyHead.status().code();
         if (fields.isNotification()) {
             response.setStatusCode(204).end();
@@ -262,9 +261,7 @@ final class GatewayCall implements AgentReply {
     }
 
     private void tooLarge() {
-        fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                "response too large: " + agent.id() + " sent more than " + limits.maxResponseBytes() + " bytes",
-                GatewayException.Kind.TRANSPORT_FINAL), GatewayMetrics.Outcome.TOO_LARGE);
+        fail(AgentFailures.tooLarge(fields.id(), agent.id(), limits.maxResponseBytes()), GatewayMetrics.Outcome.TOO_LARGE);
     }
 
     /** Relays SSE frame by frame; headers go with the first frame or keepalive (an early failure is plain JSON-RPC). */
@@ -325,13 +322,11 @@ final class GatewayCall implements AgentReply {
 
     private void endStream() {
         if (!streamHeadersSent) {
-            // the agent opened a stream and closed it without one event
-            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                    "agent closed the stream without sending an event: " + agent.id(),
-                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.UNREACHABLE);
+            fail(AgentFailures.emptyStream(fields.id(), agent.id()), GatewayMetrics.Outcome.UNREACHABLE);
             return;
         }
         Buffer rest = splitter.remainder();
+        releasePlaces();
         if (callerGone) {
             finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
             return;
@@ -389,12 +384,12 @@ final class GatewayCall implements AgentReply {
 
     private void idle() {
         if (!streamHeadersSent) {
-            fail(new GatewayException(fields.id(), GatewayErrorCodes.AGENT_TIMEOUT,
-                    "agent timeout: " + agent.id() + " sent no event for " + limits.streamIdleTimeoutSeconds() + " s",
-                    GatewayException.Kind.TRANSPORT_RETRYABLE), GatewayMetrics.Outcome.IDLE_TIMEOUT);
+            fail(AgentFailures.idle(fields.id(), agent.id(), limits.streamIdleTimeoutSeconds()),
+                    GatewayMetrics.Outcome.IDLE_TIMEOUT);
             return;
         }
         resetUpstream();
+        releasePlaces();
         if (!callerGone) {
             response.end();
         }
@@ -409,13 +404,12 @@ final class GatewayCall implements AgentReply {
             try (LogContext ids = LogContext.agent(agent.id()).and(LogContext.CALLER, callerId)) {
                 LOG.info("call to {} refused: its address is not allowed ({})", agent.id(), refused.getMessage());
             }
-            fail(new GatewayException(fields.id(), JsonRpcError.INTERNAL_ERROR,
-                    "agent address not allowed: " + agent.id() + " points at an address the gateway may not call",
-                    GatewayException.Kind.TRANSPORT_FINAL), GatewayMetrics.Outcome.EGRESS_REFUSED);
+            fail(AgentFailures.egressRefused(fields.id(), agent.id()), GatewayMetrics.Outcome.EGRESS_REFUSED);
             return;
         }
         if (streamHeadersSent) {
             // mid-stream: the caller already has events; all we can do is end the stream
+            releasePlaces();
             if (!callerGone) {
                 response.end();
             }
@@ -438,6 +432,7 @@ final class GatewayCall implements AgentReply {
             return;
         }
         resetUpstream();
+        releasePlaces();
         if (streamHeadersSent || callerGone) {
             if (!callerGone) {
                 response.end();
@@ -471,8 +466,7 @@ final class GatewayCall implements AgentReply {
         if (tap != null) {
             tap.end();
         }
-        permit.release();
-        bytes.release();
+        releasePlaces();
         if (!streamHeadersSent) {
             metrics.record(agent.id(), fields.method(), outcome, System.nanoTime() - started);
         } else if (outcome != GatewayMetrics.Outcome.OK) {
@@ -480,6 +474,12 @@ final class GatewayCall implements AgentReply {
             metrics.recordEnd(agent.id(), fields.method(), outcome);
         }
         span.end(agent.id(), fields.method(), outcome, response.getStatusCode());
+    }
+
+    /** Idempotent; runs before the reply's last byte too: a caller's next call may come the moment it reads it. */
+    private void releasePlaces() {
+        permit.release();
+        bytes.release();
     }
 
     private void cancelTimeout() {

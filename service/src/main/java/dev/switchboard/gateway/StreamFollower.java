@@ -82,8 +82,8 @@ final class StreamFollower implements TaskBuffer.Follower {
             }
             if (response.writeQueueFull()) {
                 buffer.unfollow(this);
-                response.end();
                 finish(GatewayMetrics.Outcome.CALLER_DISCONNECTED);
+                response.end();
                 return;
             }
             response.write(frame);
@@ -95,8 +95,9 @@ final class StreamFollower implements TaskBuffer.Follower {
     public void end() {
         context.runOnContext(v -> {
             if (!done) {
-                response.end();
+                // the places first: the caller may call again the moment the stream ends
                 finish(GatewayMetrics.Outcome.OK);
+                response.end();
             }
         });
     }

@@ -168,6 +168,21 @@ class G4ConcurrencyCapTest {
         admittedAndReleased(http.rpc("solo-gone", Rpc.send(13, "refused again")), "solo-gone");
     }
 
+    @Test
+    void g4_aCallerThatWaitsForEachReplyIsNeverTurnedAway() {
+        // cap 1, one call at a time, each on a new connection (so on another event loop than the last): the slot
+        // must be free by the time the caller has read the reply, not some moments later (CI once saw "server busy")
+        try (TestHttp fresh = TestHttp.newConnectionPerCall(h.vertx, h.base())) {
+            for (int i = 0; i < 200; i++) {
+                String text = i % 3 == 0 ? "/http 500" : i % 3 == 1 ? "/error -32004 agent says busy" : "ok " + i;
+                Reply reply = fresh.rpc("solo", Rpc.send(i, text));
+                if (reply.json().has("error")) {
+                    assertThat(reply.errorMessage()).as("call %d: %s", i, reply).doesNotStartWith("server busy");
+                }
+            }
+        }
+    }
+
     private static void admittedAndReleased(Reply reply, String agent) {
         if (reply.status() != 204 && reply.json().has("error")) {
             assertThat(reply.errorMessage()).as(reply.toString()).doesNotStartWith("server busy");

@@ -26,6 +26,11 @@ public final class TestHttp implements AutoCloseable {
         this(vertx, base, new HttpClientOptions().setKeepAlive(true).setMaxInitialLineLength(8192));
     }
 
+    /** A client that opens a new connection for every call: calls land on the server's event loops in turn. */
+    public static TestHttp newConnectionPerCall(Vertx vertx, String base) {
+        return new TestHttp(vertx, base, new HttpClientOptions().setKeepAlive(false).setMaxInitialLineLength(8192));
+    }
+
     private TestHttp(Vertx vertx, String base, HttpClientOptions options) {
         this.client = vertx.createHttpClient(options, new PoolOptions().setHttp1MaxSize(512));
         this.base = base;
