@@ -6,6 +6,7 @@ import dev.switchboard.gateway.CallerMetrics;
 import dev.switchboard.policy.AccessControl;
 import dev.switchboard.policy.CallerLimits;
 import dev.switchboard.policy.Grants;
+import dev.switchboard.bridge.AgentSkills;
 import dev.switchboard.bridge.BridgeService;
 import dev.switchboard.bridge.LiveBindings;
 import dev.switchboard.bridge.Scheduler;
@@ -239,7 +240,7 @@ public final class SwitchboardApp {
         Tracing tracing = Tracing.start(config.server().tracing(), Version.current());
         BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
                 config.bridge().limits(), bindings, List.of(webChat, slack), meters, bridgeTime, tracing);
-        slack.skills(name -> registry.find(name).map(RegisteredAgent::skills).orElse(List.of()));
+        slack.skills(new AgentSkills(bindings, bridge::fetchCard, Duration.ofSeconds(5))::of);
         slack.attach(bridge.driver(), bridge.store(), meters);
         Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
 

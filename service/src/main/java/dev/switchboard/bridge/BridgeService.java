@@ -4,6 +4,8 @@ import dev.switchboard.bridge.engine.ContractDurations;
 import dev.switchboard.bridge.engine.Engine;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.client.A2aAgentClient;
+import dev.switchboard.protocol.model.AgentCard;
+import dev.switchboard.client.AgentEndpoint;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -86,6 +88,11 @@ public final class BridgeService {
 
     public ChatStore store() {
         return store;
+    }
+
+    /** Fetches an agent's card with the bridge's client (its size and time bounds); see {@link AgentSkills}. */
+    public Future<AgentCard> fetchCard(AgentEndpoint endpoint) {
+        return client.fetchCard(endpoint);
     }
 
     public void close() {

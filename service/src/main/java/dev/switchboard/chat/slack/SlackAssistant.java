@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Slack's agent view (issue 28): an assistant thread the person opens ({@code assistant_thread_started}) is offered
- * suggested prompts from the agent's skills — their examples, else their names — and the session starts with the
+ * suggested prompts from the agent's skills (as configured, else from its card) — their examples, else their names — and the session starts with the
  * person's first message there (a direct message in a thread, as any other). Only apps whose Binding takes direct
  * messages ({@code im}) answer.
  */
@@ -28,7 +28,7 @@ final class SlackAssistant {
     private final Function<String, Binding> byChannel;
     private final Function<String, List<AgentSkill>> skillsOf;
 
-    /** @param skillsOf an AgentBackend's skills, by its name (empty when unknown) */
+    /** @param skillsOf a Binding's agent's skills, by the Binding's name (empty when unknown); may block */
     SlackAssistant(String app, SlackApi api, Function<String, Binding> byChannel, Function<String, List<AgentSkill>> skillsOf) {
         this.app = app;
         this.api = api;
@@ -50,7 +50,7 @@ final class SlackAssistant {
         if (channel == null || threadTs == null || binding == null) {
             return;
         }
-        List<String[]> prompts = prompts(skillsOf.apply(binding.backendRef()));
+        List<String[]> prompts = prompts(skillsOf.apply(binding.name()));
         if (prompts.isEmpty()) {
             return;
         }

@@ -106,7 +106,7 @@ public final class SlackPlatform implements ChatPlatform {
     }
 
     private ChatStore chats;
-    /** an AgentBackend's skills by its name, for an assistant thread's suggested prompts */
+    /** a Binding's agent's skills, by the Binding's name, for an assistant thread's suggested prompts */
     private volatile Function<String, List<dev.switchboard.protocol.model.AgentSkill>> skillsOf = name -> List.of();
 
     /** Where an assistant thread's suggested prompts come from: the agent's skills; set before {@link #attach}. */

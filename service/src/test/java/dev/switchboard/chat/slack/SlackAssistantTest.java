@@ -3,7 +3,10 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.protocol.model.AgentSkill;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testkit.TestAgentOptions;
+import dev.switchboard.testkit.slack.FakeSlackOptions;
 import dev.switchboard.testkit.slack.EventOptions;
 import dev.switchboard.testkit.slack.SlackCall;
 import dev.switchboard.testkit.slack.SlackEvents;
@@ -55,6 +58,33 @@ class SlackAssistantTest {
         assertThat(prompts.getJsonObject(0).getString("title")).isEqualTo("Restart a pod");
         assertThat(prompts.getJsonObject(0).getString("message")).isEqualTo("Restart a pod: Restarts a pod safely");
         assertThat(prompts.getJsonObject(1).getString("title")).isEqualTo("Read logs");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void withNoSkillsConfiguredThePromptsComeFromTheAgentsCard(String mode) {
+        AgentSkill triage = new AgentSkill("triage", "Triage an alert", "Looks at an alert", List.of("ops"),
+                List.of("Why is checkout slow?", "Is the payments queue backing up?"), null, null);
+        AgentSkill runbooks = new AgentSkill("runbooks", "Find a runbook", null, List.of(), List.of(), null, null);
+        rig = new SlackRig(dir, mode, FakeSlackOptions.defaults(),
+                TestAgentOptions.echo("sre").withSkills(List.of(triage, runbooks)), null);
+        String threadTs = rig.slack.postAsUser(DM, null, SlackRig.ADA, "");
+        rig.deliver(new JsonObject().put("type", "assistant_thread_started").put("assistant_thread",
+                new JsonObject().put("user_id", SlackRig.ADA).put("channel_id", DM).put("thread_ts", threadTs)
+                        .put("context", new JsonObject())), EventOptions.defaults());
+        SlackCall call = await().until(() -> rig.slack.calls("assistant.threads.setSuggestedPrompts").stream()
+                .findFirst().orElse(null), c -> c != null);
+        JsonArray prompts = new JsonArray(call.param("prompts"));
+        assertThat(prompts).as("the card's examples first, then the names of skills without any").hasSize(3);
+        assertThat(prompts.getJsonObject(0).getString("message")).isEqualTo("Why is checkout slow?");
+        assertThat(prompts.getJsonObject(1).getString("message")).isEqualTo("Is the payments queue backing up?");
+        assertThat(prompts.getJsonObject(2).getString("title")).isEqualTo("Find a runbook");
+        // the card fetched for the prompts is the bridge's: the first turn does not fetch it again
+        String ts = rig.slack.postAsUser(DM, threadTs, SlackRig.ADA, "hello");
+        rig.deliver(SlackEvents.directMessage(DM, SlackRig.ADA, "hello", ts, threadTs), EventOptions.defaults());
+        await().until(() -> rig.slack.thread(DM, threadTs).stream().anyMatch(m -> m.fromBot() && m.text().contains("hello")));
+        assertThat(rig.agent.recorder().requests().stream().filter(r -> r.path().endsWith("/agent-card.json")).count())
+                .isEqualTo(1);
     }
 
     @ParameterizedTest
