@@ -60,8 +60,8 @@ public final class DemoAgents {
      */
     public static Future<SwitchboardApp> startDemo(Vertx vertx, String host, int port, String store, boolean insecure) {
         // C1: a web channel per demo agent, named after it, so a newcomer chats within seconds
-        List<BindingSpec> bindings = AGENTS.stream().map(a -> new BindingSpec("web-" + a.name(), a.name(), Platform.WEB,
-                List.of(a.name()), "demo-user", null, true, Duration.ofHours(1))).toList();
+        List<BindingSpec> bindings = AGENTS.stream().map(a -> BindingSpec.web("web-" + a.name(), a.name(),
+                List.of(a.name()), "demo-user")).toList();
         SwitchboardConfig config = SwitchboardConfig.empty()
                 .withServer(ServerSpec.defaults().withListen(host, port).withStore(store).withInsecure(insecure))
                 .withBindings(bindings);

@@ -33,6 +33,6 @@ final class Bindings {
                 backend == null ? Dialect.A2A : backend.dialect(),
                 backend == null ? "default" : backend.agentRefNamespace(),
                 backend == null ? b.backendRef() : backend.agentRefName(),
-                b.approvers(), b.allowedUsers());
+                b.approvers(), b.allowedUsers(), b.feedbackToAgent());
     }
 }

@@ -241,7 +241,7 @@ public final class SwitchboardApp {
         BridgeService bridge = BridgeService.create(vertx, db.dataSource(), config.bridge().contract(),
                 config.bridge().limits(), bindings, List.of(webChat, slack), meters, bridgeTime, tracing);
         slack.skills(new AgentSkills(bindings, bridge::fetchCard, Duration.ofSeconds(5))::of);
-        slack.attach(bridge.driver(), bridge.store(), meters);
+        slack.attach(bridge.driver(), bridge.store(), bridge.feedback(), meters);
         Triggers triggers = TriggerApps.of(config, bindings.specs(), bridge, slack, clock);
 
         GatewayMetrics gatewayMetrics = new GatewayMetrics(meters, registry, kubemq);

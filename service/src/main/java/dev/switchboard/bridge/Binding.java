@@ -19,6 +19,7 @@ import java.util.List;
  *     are named; empty: anyone
  * @param approvers slack: who may approve or reject a tool call ({@code questions.approvers}: user and user-group ids);
  *     empty for the default (the team's members, not guests)
+ * @param feedbackToAgent slack: a person's 👍/👎 on an answer is also sent to the agent ({@link AnswerFeedback})
  */
 public record Binding(
         String name,
@@ -33,27 +34,12 @@ public record Binding(
         String agentRefNamespace,
         String agentRefName,
         List<String> approvers,
-        List<String> allowedUsers) {
+        List<String> allowedUsers,
+        boolean feedbackToAgent) {
 
     public Binding {
         channels = List.copyOf(channels);
         approvers = approvers == null ? List.of() : List.copyOf(approvers);
         allowedUsers = allowedUsers == null ? List.of() : List.copyOf(allowedUsers);
-    }
-
-    /** A Binding that names no allowed users (anyone may start turns). */
-    public Binding(String name, String backendRef, Platform platform, String app, List<String> channels, String userId,
-            boolean questionsAllowed, Duration questionTimeout, Dialect dialect, String agentRefNamespace,
-            String agentRefName, List<String> approvers) {
-        this(name, backendRef, platform, app, channels, userId, questionsAllowed, questionTimeout, dialect,
-                agentRefNamespace, agentRefName, approvers, List.of());
-    }
-
-    /** A Binding that names no approvers. */
-    public Binding(String name, String backendRef, Platform platform, String app, List<String> channels, String userId,
-            boolean questionsAllowed, Duration questionTimeout, Dialect dialect, String agentRefNamespace,
-            String agentRefName) {
-        this(name, backendRef, platform, app, channels, userId, questionsAllowed, questionTimeout, dialect,
-                agentRefNamespace, agentRefName, List.of());
     }
 }

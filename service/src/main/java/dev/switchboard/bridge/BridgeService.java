@@ -26,11 +26,13 @@ public final class BridgeService {
     private final SessionDriver driver;
     private final A2aAgentClient client;
     private final ChatStore store;
+    private final AnswerFeedback feedback;
 
-    private BridgeService(SessionDriver driver, A2aAgentClient client, ChatStore store) {
+    private BridgeService(SessionDriver driver, A2aAgentClient client, ChatStore store, AnswerFeedback feedback) {
         this.driver = driver;
         this.client = client;
         this.store = store;
+        this.feedback = feedback;
     }
 
     /** @param tracing makes the turns' spans when it is on ({@link dev.switchboard.tracing.Tracing#off()}: none) */
@@ -74,7 +76,7 @@ public final class BridgeService {
         Map<String, BindingRuntime> byName = bindings.byName();
         SessionDriver driver = new SessionDriver(vertx, store, new ChatPlatforms(platforms), client,
                 new Engine(contract, limits.maxAnswerChars()), scheduler, meters, byName, LANES, limits, leases, tracing);
-        return new BridgeService(driver, client, store);
+        return new BridgeService(driver, client, store, new AnswerFeedback(byName, store, client, tracing, meters));
     }
 
     /** Recovers unfinished turns (B14); returns how many sessions were resumed. */
@@ -88,6 +90,11 @@ public final class BridgeService {
 
     public ChatStore store() {
         return store;
+    }
+
+    /** What follows a person's feedback on an answer (its span; the agent told, when the Binding asks). */
+    public AnswerFeedback feedback() {
+        return feedback;
     }
 
     /** Fetches an agent's card with the bridge's client (its size and time bounds); see {@link AgentSkills}. */

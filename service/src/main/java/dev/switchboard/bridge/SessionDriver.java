@@ -137,7 +137,8 @@ public final class SessionDriver implements AutoCloseable {
      */
     public Future<Post> accept(ChatThread thread, String messageId, String text, Actor actor, String traceparent,
             String tracestate) {
-        return replication.admit(thread, Incoming.message(messageId, text, actor, TraceContext.of(traceparent, tracestate)));
+        return replication.admit(thread, Incoming.message(messageId, text, actor,
+                TraceContext.of(traceparent, tracestate, messageId)));
     }
 
     /**

@@ -31,13 +31,22 @@ public final class TraceContext {
 
     /** The turn's trace: the chat message's own when its traceparent is valid, else a new one (sampled). */
     public static String of(String traceparent, String tracestate) {
+        return of(traceparent, tracestate, null);
+    }
+
+    /**
+     * As above; without a valid traceparent, the trace is derived from {@code messageId} (when given): whatever comes
+     * after the turn (a person's feedback on its answer, {@link AnswerFeedback}) finds the turn's trace from its
+     * message id alone.
+     */
+    public static String of(String traceparent, String tracestate, String messageId) {
         var m = traceparent == null ? null : TRACEPARENT.matcher(traceparent.strip());
         if (m != null && m.matches() && !"ff".equals(m.group(1)) && (m.group(5) == null || !"00".equals(m.group(1)))
                 && !ZERO_TRACE.equals(m.group(2)) && !ZERO_SPAN.equals(m.group(3))) {
             String kept = m.group(2) + "-" + m.group(4) + "-" + m.group(3);
             return tracestate == null || tracestate.isBlank() || tracestate.contains("\n") ? kept : kept + "\n" + tracestate;
         }
-        return hex(16) + "-01";
+        return messageId == null ? hex(16) + "-01" : derived(messageId);
     }
 
     /** A trace for a turn stored without one: derived from its messageId, so it is the same at every call. */

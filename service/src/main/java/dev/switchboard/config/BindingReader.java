@@ -47,7 +47,18 @@ final class BindingReader {
         }
         SpecTree q = spec.object("questions");
         return new BindingSpec(name, backend, platform, app, channels, userId, token, q.flag("allowed"),
-                q.span("timeout"), approvers(q, platform), allowedUsers(spec, platform));
+                q.span("timeout"), approvers(q, platform), allowedUsers(spec, platform), feedbackToAgent(spec, platform));
+    }
+
+    /** spec.feedback.sendToAgent: only Slack shows feedback buttons. */
+    private static boolean feedbackToAgent(SpecTree spec, Platform platform) {
+        if (!spec.has("feedback")) {
+            return false;
+        }
+        if (platform != Platform.SLACK) {
+            throw spec.error("feedback", "only a slack Binding has feedback (its answers' 👍/👎 buttons)");
+        }
+        return spec.object("feedback").flag("sendToAgent");
     }
 
     /** spec.allowedUsers: Slack user and user-group ids, on a slack Binding only; absent is anyone. */

@@ -13,6 +13,7 @@ import java.util.List;
  *     ({@code S…}) ids who alone may approve or reject a tool call; empty when not given
  * @param allowedUsers {@code spec.allowedUsers}: the Slack user and user-group ids who alone may start turns
  *     (and approve, when no approvers are named); empty when not given
+ * @param feedbackToAgent {@code spec.feedback.sendToAgent}: a person's 👍/👎 on an answer is also sent to the agent
  */
 public record BindingSpec(
         String name,
@@ -25,7 +26,8 @@ public record BindingSpec(
         boolean questionsAllowed,
         Duration questionTimeout,
         List<String> approvers,
-        List<String> allowedUsers) {
+        List<String> allowedUsers,
+        boolean feedbackToAgent) {
 
     /** A Slack user ({@code U…}, {@code W…} on Enterprise Grid) or user group ({@code S…}) id. */
     public static final String APPROVER_PATTERN = "^[UWS][A-Z0-9]{2,}$";
@@ -35,21 +37,14 @@ public record BindingSpec(
         allowedUsers = allowedUsers == null ? List.of() : List.copyOf(allowedUsers);
     }
 
-    /** A Binding that names no allowed users. */
-    public BindingSpec(String name, String backendRef, Platform platform, String app, List<String> channels, String userId,
-            SecretRef tokenSecretRef, boolean questionsAllowed, Duration questionTimeout, List<String> approvers) {
-        this(name, backendRef, platform, app, channels, userId, tokenSecretRef, questionsAllowed, questionTimeout,
-                approvers, List.of());
-    }
-
     /** spec.questions.allowed when not given. */
     public static final boolean DEFAULT_QUESTIONS_ALLOWED = true;
     /** spec.questions.timeout when not given. */
     public static final Duration DEFAULT_QUESTION_TIMEOUT = Duration.ofHours(1);
 
-    /** A web chat binding. */
-    public BindingSpec(String name, String backendRef, Platform platform, List<String> channels, String userId,
-            SecretRef tokenSecretRef, boolean questionsAllowed, Duration questionTimeout) {
-        this(name, backendRef, platform, null, channels, userId, tokenSecretRef, questionsAllowed, questionTimeout, List.of());
+    /** A web chat Binding, questions allowed with the default timeout. */
+    public static BindingSpec web(String name, String backendRef, List<String> channels, String userId) {
+        return new BindingSpec(name, backendRef, Platform.WEB, null, channels, userId, null, DEFAULT_QUESTIONS_ALLOWED,
+                DEFAULT_QUESTION_TIMEOUT, List.of(), List.of(), false);
     }
 }

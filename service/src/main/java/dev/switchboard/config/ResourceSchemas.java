@@ -183,6 +183,10 @@ public final class ResourceSchemas {
                                 + "user ids (U…, W…) and user-group ids (S…). Unset: anyone in the channels. Never "
                                 + "people of another organisation (Slack Connect); a guest only when named by their "
                                 + "own id.", 1, List.of("U0123ABCD", "S0456EFGH"), BindingSpec.APPROVER_PATTERN),
+                        "feedback", obj("slack: the 👍/👎 buttons under every final answer.", fields(
+                                "sendToAgent", new Flag("Whether a person's 👍/👎 is also sent to the agent, as a "
+                                        + "message of its own (metadata switchboard.dev/feedback) whose reply is not "
+                                        + "shown.", false, true)), List.of()),
                         "identity", new Obj("Who the bridge is to the agent: exactly one of userId and tokenSecretRef.",
                                 fields(
                                         "userId", text("Sent as X-User-Id on every call.", "switchboard"),

@@ -54,7 +54,7 @@ class BindingRuntimeTest {
 
     static Binding binding() {
         return new Binding("web", "backend", Platform.WEB, null, List.of("web"), "bot", true, Duration.ofHours(1),
-                Dialect.A2A, null, null);
+                Dialect.A2A, null, null, List.of(), List.of(), false);
     }
 
     @Test

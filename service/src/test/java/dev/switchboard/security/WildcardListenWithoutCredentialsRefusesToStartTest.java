@@ -152,8 +152,7 @@ class WildcardListenWithoutCredentialsRefusesToStartTest {
     }
 
     private static BindingSpec webBinding(String backend) {
-        return new BindingSpec("web-" + backend, backend, dev.switchboard.bridge.engine.Platform.WEB, List.of(backend), "switchboard", null, true,
-                Duration.ofHours(1));
+        return BindingSpec.web("web-" + backend, backend, List.of(backend), "switchboard");
     }
 
     /** Why the app refused to start on {@code config}. */

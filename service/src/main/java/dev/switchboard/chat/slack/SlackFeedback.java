@@ -1,5 +1,6 @@
 package dev.switchboard.chat.slack;
 
+import dev.switchboard.bridge.AnswerFeedback;
 import dev.switchboard.bridge.store.ChatStore;
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * 👍/👎 on every final answer (issue 28): the buttons (Slack's {@code feedback_buttons} in a {@code context_actions}
  * block, under the answer), and a click on them recorded with the answer's turn (one per person and answer; the
- * other button changes it) and counted in {@code switchboard_bridge_feedback_total{binding,value}} when it changes.
+ * other button changes it) and counted in {@code switchboard_bridge_feedback_total{binding,value}} when it changes;
+ * each change then goes on to {@link AnswerFeedback} (a span in the turn's trace; the agent told, if the Binding asks).
  */
 final class SlackFeedback {
 
@@ -26,11 +28,13 @@ final class SlackFeedback {
     static final String BAD = "bad";
 
     private final ChatStore chats;
+    private final AnswerFeedback answers;
     private final MeterRegistry meters;
     private final Clock clock;
 
-    SlackFeedback(ChatStore chats, MeterRegistry meters, Clock clock) {
+    SlackFeedback(ChatStore chats, AnswerFeedback answers, MeterRegistry meters, Clock clock) {
         this.chats = chats;
+        this.answers = answers;
         this.meters = meters;
         this.clock = clock;
     }
@@ -85,6 +89,7 @@ final class SlackFeedback {
         if (changed == 1) {
             Counter.builder("switchboard_bridge_feedback_total").description("Feedback given on agents' answers in Slack")
                     .tag("binding", binding).tag("value", verdict).register(meters).increment();
+            answers.given(thread.get(), post.get().turnMessageId(), userId, verdict);
         }
     }
 }

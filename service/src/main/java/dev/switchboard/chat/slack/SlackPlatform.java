@@ -118,9 +118,10 @@ public final class SlackPlatform implements ChatPlatform {
      * Connects every app to the bridge: from now on an event received is recorded and handed to the bridge (the
      * routes are mounted after this). Nothing is called yet: see {@link #start}.
      */
-    public void attach(SessionDriver driver, ChatStore chats, io.micrometer.core.instrument.MeterRegistry meters) {
+    public void attach(SessionDriver driver, ChatStore chats, dev.switchboard.bridge.AnswerFeedback answers,
+            io.micrometer.core.instrument.MeterRegistry meters) {
         this.chats = chats;
-        SlackFeedback feedback = new SlackFeedback(chats, meters, clock);
+        SlackFeedback feedback = new SlackFeedback(chats, answers, meters, clock);
         Function<String, Duration> questionTimeout = questionTimeouts::get;
         for (App a : apps) {
             SlackAppRuntime rt = new SlackAppRuntime(a, chats, clock, questionTimeout, approvers::get, allowedUsers::get);

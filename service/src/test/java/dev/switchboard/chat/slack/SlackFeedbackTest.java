@@ -3,7 +3,10 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.switchboard.bridge.AnswerFeedback;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 28, feedback: every completed answer ends with 👍/👎 ({@code feedback_buttons} in a {@code context_actions}
@@ -97,5 +101,50 @@ class SlackFeedbackTest {
         rig.deliverInteraction(click(answer, m.ts(), SlackRig.GRACE, buttons, bad));
         await().until(() -> counted("bad") == 1.0);
         assertThat(counted("good")).isEqualTo(1.0);
+        // without feedback.sendToAgent, the agent hears nothing of it
+        assertThat(rig.agent.recorder().rpcRequests().stream().filter(r -> r.metadata() != null
+                && r.metadata().has(AnswerFeedback.METADATA))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void withSendToAgentTheAgentIsToldAndItsReplyIsNotShown(String mode) throws Exception {
+        rig = SlackRig.echo(dir, mode, "feedback: {sendToAgent: true}");
+        SlackRig.Sent m = rig.mention(SlackRig.ADA, "how is the cluster?", null);
+        SlackMessage answer = await().until(() -> rig.botReplies(m.ts()).stream()
+                .filter(r -> feedbackButtons(r) != null).findFirst().orElse(null), r -> r != null);
+        JsonObject buttons = feedbackButtons(answer);
+        String turn = rig.agent.recorder().rpcRequests().stream().filter(RecordedRequest::isSend).findFirst().orElseThrow()
+                .messageId();
+        rig.deliverInteraction(click(answer, m.ts(), SlackRig.GRACE, buttons,
+                buttons.getJsonObject("negative_button").getString("value")));
+
+        RecordedRequest told = await().until(() -> rig.agent.recorder().rpcRequests().stream()
+                .filter(r -> r.metadata() != null && r.metadata().has(AnswerFeedback.METADATA)).findFirst().orElse(null),
+                r -> r != null);
+        JsonNode feedback = told.metadata().get(AnswerFeedback.METADATA);
+        assertThat(feedback.get("value").asText()).isEqualTo("bad");
+        assertThat(feedback.get("messageId").asText()).isEqualTo(turn);
+        assertThat(feedback.get("contextId").asText()).as("the rated turn's context, named").isNotBlank();
+        assertThat(told.contextId()).as("sent in no context: the thread's may be busy with another turn").isNull();
+        assertThat(told.metadata().get("agentkourier.dev/actor").get("id").asText()).isEqualTo(SlackRig.GRACE);
+        assertThat(told.header("Authorization")).as("the Binding's identity, as every call")
+                .isEqualTo(rig.agent.recorder().rpcRequests().get(0).header("Authorization"));
+        await().until(() -> sent("sent") == 1.0);
+        // the agent's (echo) reply to it is shown nowhere
+        assertThat(rig.botReplies(m.ts())).hasSize(1);
+        assertThat(rig.slack.thread(SlackRig.CHANNEL, m.ts()).stream().filter(SlackMessage::fromBot)
+                .noneMatch(b -> b.text().contains("unhelpful"))).isTrue();
+    }
+
+    private double sent(String outcome) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(rig.app.baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith("switchboard_bridge_feedback_sent_total{") && line.contains("outcome=\"" + outcome + "\"")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
     }
 }

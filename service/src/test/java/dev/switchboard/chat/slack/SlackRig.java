@@ -139,6 +139,20 @@ public final class SlackRig implements AutoCloseable {
         return new SlackRig(f, mode, false);
     }
 
+    /** As {@link #echo}, with traces sent to the OTLP/HTTP endpoint {@code otlpEndpoint}. */
+    static SlackRig traced(Path dir, String mode, String otlpEndpoint, String bindingSpec) {
+        SwitchboardFixture f = SwitchboardFixture.builder()
+                .slack(FakeSlackOptions.defaults().withTokens(ConfigYaml.SLACK_BOT_TOKEN, ConfigYaml.SLACK_APP_TOKEN))
+                .agent("sre", TestAgentOptions.echo("sre"))
+                .yaml(started -> {
+                    started.slack().addUser(ADA, "Ada", "Ada Lovelace", "ada@example.com");
+                    return ConfigYaml.server(dir.resolve("slack.db"), "tracing:\n  otlpEndpoint: " + otlpEndpoint
+                            + "\n  serviceName: switchboard-under-test").slackAgent("sre", started.url("sre"), mode,
+                            started.slack().apiUrl(), bindingSpec);
+                }).start();
+        return new SlackRig(f, mode, false);
+    }
+
     /** A Slack app in {@code mode}, the echo agent behind its binding, which has the extra spec lines {@code bindingSpec}. */
     public static SlackRig echo(Path dir, String mode, String bindingSpec) {
         return new SlackRig(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.echo("sre"), bindingSpec);
