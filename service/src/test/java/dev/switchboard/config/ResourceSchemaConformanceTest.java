@@ -140,6 +140,7 @@ class ResourceSchemaConformanceTest {
                               identity: {tokenSecretRef: {name: agent-token, key: token}}
                               questions: {approvers: [U0123ABCD, W0456EFGH, S0789IJKL]}
                               allowedUsers: [U0123ABCD, S0789IJKL]
+                              feedback: {sendToAgent: true}
                             """, BACKEND, SECRETS, SLACK_APP)),
             ResourceSchemas.SLACK_APP, List.of(
                     new Variant("""

@@ -18,7 +18,7 @@ final class NativeStream {
     /** {@code markdown_text} of every stream method takes at most 12,000 characters: a streamed part stays under it. */
     static final int PART_CHARS = 12_000;
     /** Errors after which the stream can no longer be appended to: the message is finished with {@code chat.update}. */
-    private static final Set<String> NOT_STREAMING = Set.of("message_not_in_streaming_state", "message_not_owned_by_app",
+    static final Set<String> NOT_STREAMING = Set.of("message_not_in_streaming_state", "message_not_owned_by_app",
             "cant_update_message", "streaming_state_conflict");
 
     /** What happened to the part. */

@@ -28,8 +28,11 @@ final class SlackApi {
 
     private final Slack slack;
     private final MethodsClient methods;
+    /** for the methods whose fields the SDK's typed requests lack (a stream's {@code chunks}); never logged */
+    private final String botToken;
 
     SlackApi(String apiUrl, String botToken) {
+        this.botToken = botToken;
         SlackConfig config = new SlackConfig(); // SlackConfig.DEFAULT is immutable
         config.setMethodsEndpointUrlPrefix(apiUrl);
         config.setHttpClientCallTimeoutMillis(15_000);
@@ -141,6 +144,23 @@ final class SlackApi {
     /** Appends text (markdown, at most 12,000 characters) to a streamed message. */
     void appendStream(String channel, String ts, String markdown) throws Failure {
         call("chat.appendStream", () -> methods.chatAppendStream(q -> q.channel(channel).ts(ts).markdownText(markdown)));
+    }
+
+    /**
+     * Starts a streamed message with {@code chunks} (a JSON array of stream chunks: task updates) and no text. The
+     * SDK's typed request has no {@code chunks}, so the form is written here; the call is the SDK's all the same.
+     */
+    String startStreamChunks(String channel, String threadTs, String chunks) throws Failure {
+        return call("chat.startStream", () -> methods.postFormWithTokenAndParseResponse(form -> form
+                .add("channel", channel).add("thread_ts", threadTs).add("chunks", chunks), "chat.startStream", botToken,
+                com.slack.api.methods.response.chat.ChatStartStreamResponse.class)).getTs();
+    }
+
+    /** Appends {@code chunks} (a JSON array of stream chunks) to a streamed message. */
+    void appendStreamChunks(String channel, String ts, String chunks) throws Failure {
+        call("chat.appendStream", () -> methods.postFormWithTokenAndParseResponse(form -> form
+                .add("channel", channel).add("ts", ts).add("chunks", chunks), "chat.appendStream", botToken,
+                com.slack.api.methods.response.chat.ChatAppendStreamResponse.class));
     }
 
     /**

@@ -61,7 +61,8 @@ final class SlackAppRuntime {
                 new LinkedBlockingQueue<>(MAX_QUEUED_EVENTS), daemon("slack-intake-" + app.name()));
         this.postThread = Executors.newSingleThreadScheduledExecutor(daemon("slack-post-" + app.name()));
         this.approvers = new SlackApprovers(api, clock, () -> teamId, approversOf, allowedOf);
-        this.poster = new SlackPoster(api, store, clock, postThread, questionTimeout, approvers::who, app.streaming());
+        this.poster = new SlackPoster(api, store, clock, postThread,
+                new PostView(store, questionTimeout, approvers::who), app.streaming());
     }
 
     SlackApprovers approvers() {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +33,6 @@ final class SlackPoster {
     /** Slack shows about 4,000 characters of a message's text before folding it; parts stay under that. */
     static final int PART_CHARS = 3_000;
     static final Duration EDIT_SPACING = Duration.ofSeconds(1);
-    static final Duration CHANNEL_POST_SPACING = Duration.ofSeconds(1);
     private static final Duration MAX_BACKOFF = Duration.ofMinutes(1);
     private static final int MAX_ATTEMPTS = 20;
     /** Errors after which the message is gone for editing: the part is posted again instead. */
@@ -44,11 +42,11 @@ final class SlackPoster {
     private final SlackStore store;
     private final Clock clock;
     private final ScheduledExecutorService worker;
-    private final Function<String, Duration> questionTimeout;
-    private final Function<String, String> deciders;
+    private final PostView view;
     private final Budget updates;
     private final SlackStreaming streaming;
     private final NativeStream nativeStream;
+    private final NativeSteps nativeSteps;
     private final ThinkingStatus thinking;
     /** chat.startStream and chat.stopStream are Tier 2 (20 a minute), chat.appendStream Tier 4 (100 a minute) */
     private final Budget starts;
@@ -69,28 +67,25 @@ final class SlackPoster {
     private final Map<String, Queued> queued = new LinkedHashMap<>();
     private final Map<String, Instant> notBefore = new HashMap<>();
     private final Map<String, Integer> attempts = new HashMap<>();
-    private final Map<String, Instant> channelNext = new HashMap<>();
+    private final ChannelSpacing channels;
     private Instant pausedUntil = Instant.MIN;
     private Instant drainAt;
 
     /** @param key the queue's and the store's key: the post's id, or its turn's steps message */
     private record Queued(ChatThread thread, Post post, String key) {}
 
-    /**
-     * @param questionTimeout a binding's question timeout, by binding name, for the line under a question
-     * @param deciders who may decide a binding's tool calls, by binding name, for the line under an approval
-     */
-    SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker,
-            Function<String, Duration> questionTimeout, Function<String, String> deciders, SlackStreaming streaming) {
+    SlackPoster(SlackApi api, SlackStore store, Clock clock, ScheduledExecutorService worker, PostView view,
+            SlackStreaming streaming) {
         this.api = api;
         this.store = store;
         this.clock = clock;
         this.worker = worker;
-        this.questionTimeout = questionTimeout;
-        this.deciders = deciders;
+        this.view = view;
         this.updates = new Budget(20, 50.0 / 60.0, clock);
         this.streaming = streaming;
         this.nativeStream = new NativeStream(api, store);
+        this.nativeSteps = new NativeSteps(api, store);
+        this.channels = new ChannelSpacing(clock);
         this.thinking = new ThinkingStatus(api);
         // burst plus a minute's refill stays within the tier in any minute
         this.starts = new Budget(2, 18.0 / 60.0, clock);
@@ -169,6 +164,11 @@ final class SlackPoster {
                 if (completed || NativeStream.open(find(store.parts(id), 0))) {
                     store.post(id).ifPresent(p -> queued.put(id, new Queued(thread, p, id)));
                 }
+            }
+            String steps = stepsKey(turnMessageId);
+            if (NativeStream.open(find(store.parts(steps), 0))) {
+                store.turnPosts(turnMessageId).stream().filter(p -> Post.STEP.equals(p.kind())).findFirst()
+                        .ifPresent(p -> queued.put(steps, new Queued(thread, p, steps)));
             }
             drain();
         } catch (RuntimeException e) {
@@ -269,7 +269,10 @@ final class SlackPoster {
         String channel = q.thread().channel();
         String threadTs = SlackThreads.threadTs(q.thread().threadId());
         try {
-            SlackBlocks.Rendered r = render(q);
+            if (!postId.equals(q.post().id()) && deliverSteps(q, channel, threadTs)) {
+                return;
+            }
+            SlackBlocks.Rendered r = view.render(q.thread(), q.post(), q.key());
             String text = r.text();
             if (text.isBlank()) {
                 return; // an answer is posted on its first text
@@ -364,18 +367,64 @@ final class SlackPoster {
             case DONE -> openStreams.remove(postId);
             default -> {
                 openStreams.remove(postId);
-                if (streaming == SlackStreaming.AUTO) {
-                    nativeRefused = true;
-                    LOG.info("slack: the workspace refused native streaming; answers are shown by edits from now on");
-                } else {
-                    LOG.warn("slack: the workspace refused native streaming (streaming: native); this answer is shown "
-                            + "by edits");
-                }
+                refused();
             }
         }
         return outcome;
     }
 
+    private void refused() {
+        if (streaming == SlackStreaming.AUTO) {
+            nativeRefused = true;
+            LOG.info("slack: the workspace refused native streaming; answers are shown by edits from now on");
+        } else {
+            LOG.warn("slack: the workspace refused native streaming (streaming: native); this message is shown by edits");
+        }
+    }
+
+    /**
+     * A turn's step cards as one stream of task chunks ({@link NativeSteps}) when native streaming is on, within the
+     * stream methods' budgets; false when they are shown the ordinary way (edit mode, a refusal, a stream Slack ended,
+     * a steps message that is an ordinary one already, or, in auto mode, no stream may start now).
+     */
+    private boolean deliverSteps(Queued q, String channel, String threadTs) throws SlackApi.Failure {
+        String key = q.key();
+        SlackStore.ShownPart sp = find(store.parts(key), 0);
+        String state = store.turnState(q.post().turnMessageId());
+        boolean finished = state == null || STREAM_ENDS.contains(state);
+        boolean fresh = sp == null && streaming != SlackStreaming.EDIT && !nativeRefused && !finished
+                && (streaming == SlackStreaming.NATIVE || !starts.availableAt().isAfter(clock.instant()));
+        if (!fresh && !NativeStream.streamed(sp)) {
+            return false;
+        }
+        if (fresh || NativeStream.open(sp)) {
+            // a stop may append the last changes first: it needs both
+            List<Budget> need = fresh ? List.of(starts) : finished ? List.of(stops, appends) : List.of(appends);
+            Instant at = need.stream().map(Budget::availableAt).max(Instant::compareTo).orElseThrow();
+            if (at.isAfter(clock.instant())) {
+                notBefore.put(key, at);
+                queued.putIfAbsent(key, q);
+                return true;
+            }
+            need.forEach(Budget::spend);
+        }
+        NativeSteps.Outcome outcome = nativeSteps.deliver(channel, threadTs, key,
+                NativeSteps.tasks(store.turnPosts(q.post().turnMessageId())), finished, sp);
+        openStreams.remove(key);
+        if (outcome == NativeSteps.Outcome.REFUSED) {
+            refused();
+        }
+        if (outcome == NativeSteps.Outcome.REFUSED || outcome == NativeSteps.Outcome.EDIT) {
+            return false;
+        } else if (outcome == NativeSteps.Outcome.OPEN) {
+            openStreams.add(key);
+        } else {
+            store.completed(key, q.post().updatedAt().toString());
+        }
+        attempts.remove(key);
+        notBefore.put(key, clock.instant().plus(EDIT_SPACING));
+        return true;
+    }
 
     private static SlackStore.ShownPart find(List<SlackStore.ShownPart> shown, int part) {
         return shown.stream().filter(s -> s.part() == part).findFirst().orElse(null);
@@ -397,7 +446,7 @@ final class SlackPoster {
             ts = api.findPosted(channel, threadTs, postId, part).orElse(null);
         }
         if (ts == null) {
-            waitForChannel(channel);
+            channels.waitFor(channel);
             ts = api.post(channel, threadTs, text, blocks, postId, part);
             store.shown(postId, part, ts, shows);
             return;
@@ -413,28 +462,10 @@ final class SlackPoster {
                 throw f;
             }
             LOG.info("slack: message {} of post {} can no longer be edited ({}); posting the part again", ts, postId, f.error);
-            waitForChannel(channel);
+            channels.waitFor(channel);
             ts = api.post(channel, threadTs, text, blocks, postId, part);
         }
         store.shown(postId, part, ts, shows);
-    }
-
-    /** chat.postMessage keeps about a message a second per channel; the worker waits out the rest of the second. */
-    private void waitForChannel(String channel) {
-        Instant now = clock.instant();
-        Instant next = channelNext.getOrDefault(channel, Instant.MIN);
-        if (next.isAfter(now)) {
-            try {
-                Thread.sleep(Math.min(CHANNEL_POST_SPACING.toMillis(), Duration.between(now, next).toMillis()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        channelNext.put(channel, clock.instant().plus(CHANNEL_POST_SPACING));
-        if (channelNext.size() > 10_000) {
-            Instant old = clock.instant();
-            channelNext.values().removeIf(t -> t.isBefore(old));
-        }
     }
 
     private void failed(Queued q, SlackApi.Failure f) {
@@ -457,37 +488,6 @@ final class SlackPoster {
         notBefore.put(postId, now.plusMillis(backoff));
         queued.putIfAbsent(postId, q);
         LOG.info("slack: showing post {} failed ({}); trying again in {} ms", postId, f.getMessage(), backoff);
-    }
-
-    // ---- what a post looks like in Slack ----
-
-    private SlackBlocks.Rendered render(Queued q) {
-        Post p = q.post();
-        if (!q.key().equals(p.id())) {
-            return SlackBlocks.steps(store.turnPosts(p.turnMessageId()));
-        }
-        if (Post.QUESTION.equals(p.kind()) && p.data() != null && p.turnMessageId() != null) {
-            List<Post> turn = store.turnPosts(p.turnMessageId());
-            Post latest = turn.stream().filter(x -> x.id().equals(p.id())).findFirst().orElse(p);
-            return SlackBlocks.question(latest, turn, timeoutNote(q.thread().binding()), deciders.apply(q.thread().binding()));
-        }
-        String text = p.text() == null ? "" : p.text();
-        return new SlackBlocks.Rendered(switch (p.kind()) {
-            case Post.AGENT -> escape(text);
-            case Post.NOTICE -> "_" + escape(text) + "_";
-            case Post.QUESTION -> "*The agent asks:*\n" + escape(text) + "\n\n_Anyone in this thread can answer: reply in "
-                    + "this thread (no need to mention me)" + timeoutNote(q.thread().binding()) + "._";
-            default -> "";
-        }, null);
-    }
-
-    private String timeoutNote(String binding) {
-        Duration d = questionTimeout.apply(binding);
-        if (d == null) {
-            return "";
-        }
-        long minutes = d.toMinutes();
-        return minutes >= 60 && minutes % 60 == 0 ? " within " + (minutes / 60) + " h" : " within " + Math.max(1, minutes) + " min";
     }
 
     /**

@@ -106,6 +106,13 @@ public final class SlackRig implements AutoCloseable {
         return kagent(dir, mode, null);
     }
 
+    /** A kagent agent behind an app whose {@code spec.streaming} is {@code streaming}, on a workspace that streams. */
+    static SlackRig kagentStreaming(Path dir, String mode, String streaming) {
+        return new SlackRig(fixture(dir, mode + "\n  streaming: " + streaming,
+                FakeSlackOptions.defaults().withNativeStreaming(true), TestAgentOptions.kagent("sre"), null, false,
+                c -> c, true), mode, true);
+    }
+
     /** As {@link #kagent(Path, String)}, with extra lines of the Binding's spec (e.g. its questions' approvers). */
     public static SlackRig kagent(Path dir, String mode, String bindingSpec) {
         return new SlackRig(fixture(dir, mode, FakeSlackOptions.defaults(), TestAgentOptions.kagent("sre"), bindingSpec,

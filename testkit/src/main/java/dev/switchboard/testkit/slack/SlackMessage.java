@@ -18,6 +18,7 @@ import java.util.List;
  *     current one, not add versions
  * @param streaming whether it is a native stream not stopped yet ({@code chat.startStream} without
  *     {@code chat.stopStream})
+ * @param tasks a stream's tasks: the latest {@code task_update} chunk of each (JSON text), in first-shown order
  */
 public record SlackMessage(
         String channel,
@@ -30,10 +31,12 @@ public record SlackMessage(
         String metadata,
         int edits,
         List<String> texts,
-        boolean streaming) {
+        boolean streaming,
+        List<String> tasks) {
 
     public SlackMessage {
         texts = List.copyOf(texts);
+        tasks = tasks == null ? List.of() : List.copyOf(tasks);
     }
 
     /** The key of the thread this message is in: its {@code thread_ts}, else its own {@code ts}. */

@@ -213,15 +213,27 @@ final class WebApi {
         if (text != null && text.length() > STREAM_TEXT_LIMIT) {
             return error("msg_too_long");
         }
+        JsonArray chunks;
+        try {
+            chunks = StreamChunks.parse(params.get("chunks"));
+        } catch (IllegalArgumentException e) {
+            return error("invalid_chunks").put("errors", new JsonArray().add(e.getMessage()));
+        }
         SlackMessage message = workspace.startStream(channel, params.get("thread_ts"), options.botUserId(),
-                options.botId(), text);
+                options.botId(), text, chunks);
         return ok().put("channel", channel).put("ts", message.ts());
     }
 
     private JsonObject appendStream(Map<String, String> params, boolean stop) {
         String channel = params.get("channel");
         String text = params.get("markdown_text");
-        if (!stop && isBlank(text)) {
+        JsonArray chunks;
+        try {
+            chunks = StreamChunks.parse(params.get("chunks"));
+        } catch (IllegalArgumentException e) {
+            return error("invalid_chunks").put("errors", new JsonArray().add(e.getMessage()));
+        }
+        if (!stop && isBlank(text) && chunks == null) {
             return error("no_text");
         }
         if (text != null && text.length() > STREAM_TEXT_LIMIT) {
@@ -239,7 +251,7 @@ final class WebApi {
         if (!before.streaming()) {
             return error("message_not_in_streaming_state");
         }
-        SlackMessage message = workspace.appendStream(channel, params.get("ts"), text, stop, blocks, params.get("metadata"));
+        SlackMessage message = workspace.appendStream(channel, params.get("ts"), text, chunks, stop, blocks, params.get("metadata"));
         return ok().put("channel", channel).put("ts", message.ts());
     }
 

@@ -1,5 +1,6 @@
 package dev.switchboard.testkit.slack;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -39,6 +40,8 @@ final class Workspace {
         String metadata;
         boolean streaming;
         final List<String> texts = new ArrayList<>();
+        /** the latest task_update chunk of each task the stream showed, by task id, in first-shown order */
+        final Map<String, JsonObject> tasks = new java.util.LinkedHashMap<>();
 
         Stored(String channel, String ts, String threadTs, String user, String botId, String text, String blocks,
                 String metadata) {
@@ -55,7 +58,7 @@ final class Workspace {
 
         SlackMessage snapshot() {
             return new SlackMessage(channel, ts, threadTs, user, botId, text, blocks, metadata, texts.size() - 1,
-                    new ArrayList<>(texts), streaming);
+                    new ArrayList<>(texts), streaming, tasks.values().stream().map(JsonObject::encode).toList());
         }
     }
 
@@ -110,22 +113,44 @@ final class Workspace {
     }
 
     /** Starts a native stream: a message of the bot in a thread, streaming until stopped. */
-    synchronized SlackMessage startStream(String channel, String threadTs, String user, String botId, String text) {
+    synchronized SlackMessage startStream(String channel, String threadTs, String user, String botId, String text,
+            JsonArray chunks) {
         SlackMessage m = post(channel, threadTs, user, botId, text == null ? "" : text, null, null);
-        find(channel, m.ts()).streaming = true;
-        return find(channel, m.ts()).snapshot();
+        Stored stored = find(channel, m.ts());
+        stored.streaming = true;
+        take(stored, chunks);
+        return stored.snapshot();
+    }
+
+    /** A stream's chunks: text is appended to its text, a task_update replaces its task's last one. */
+    private static void take(Stored stored, JsonArray chunks) {
+        if (chunks == null) {
+            return;
+        }
+        for (Object o : chunks) {
+            JsonObject c = (JsonObject) o;
+            switch (c.getString("type")) {
+                case "markdown_text" -> {
+                    stored.text = (stored.text == null ? "" : stored.text) + c.getString("text");
+                    stored.texts.set(stored.texts.size() - 1, stored.text);
+                }
+                case "task_update" -> stored.tasks.put(c.getString("id"), c.copy());
+                default -> { }
+            }
+        }
     }
 
     /**
      * Appends to a stream (and with {@code stop}, ends it, setting its blocks and metadata); null when there is no
      * such message, and the message as it stands, unchanged, when it is not streaming.
      */
-    synchronized SlackMessage appendStream(String channel, String ts, String text, boolean stop, String blocks,
-            String metadata) {
+    synchronized SlackMessage appendStream(String channel, String ts, String text, JsonArray chunks, boolean stop,
+            String blocks, String metadata) {
         Stored stored = find(channel, ts);
         if (stored == null || !stored.streaming) {
             return stored == null ? null : stored.snapshot();
         }
+        take(stored, chunks);
         if (text != null) {
             stored.text = (stored.text == null ? "" : stored.text) + text;
             stored.texts.set(stored.texts.size() - 1, stored.text);
