@@ -212,7 +212,7 @@ public final class ResourceSchemas {
     private static Obj slackAppSpec() {
         return obj("The Slack app's credentials and how Slack reaches Switchboard.",
                 fields(
-                        "mode", oneOf("events: Slack posts to /slack/{metadata.name}/events (needs signingSecret); "
+                        "mode", oneOf("events: Slack posts to /slack/events and /slack/interactions, signed with the app's signingSecret; "
                                 + "socket: Switchboard connects to Slack over Socket Mode (needs appToken).",
                                 List.of("events", "socket"), "a mode").withDefault("events"),
                         "botToken", secretWrapper("The bot token (xoxb-…)."),
