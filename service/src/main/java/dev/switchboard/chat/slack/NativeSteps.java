@@ -14,7 +14,7 @@ import java.util.Map;
  * when the turn is over or waits for an answer. As with {@link NativeStream}, the store keeps what the open stream
  * shows (behind {@link NativeStream#OPEN}: the tasks as JSON), so after a restart the same message is appended to
  * and stopped, never a second one started; a stream Slack ended meanwhile is edited to the cards' ordinary rendering
- * ({@link Outcome#EDIT}). Worker thread only (see {@link SlackPoster}).
+ * ({@link NativeStream.Outcome#EDIT}). Worker thread only (see {@link SlackPoster}).
  */
 final class NativeSteps {
 
@@ -23,20 +23,6 @@ final class NativeSteps {
     /** As many tasks as the edited rendering shows lines: the latest ones. */
     static final int MAX_TASKS = 49;
     private static final int MAX_ID = 64;
-
-    /** What happened to the steps message. */
-    enum Outcome {
-        /** the stream is open and shows the tasks */
-        OPEN,
-        /** the message shows the tasks and is no longer a stream (or there was nothing to show) */
-        DONE,
-        /** the workspace refused native streaming: show the cards the old way */
-        REFUSED,
-        /** Slack ended the stream: edit the same message to the cards' ordinary rendering */
-        EDIT,
-        /** nothing called: the method's budget is spent; the post is queued again for when it is not */
-        WAIT
-    }
 
     private final SlackApi api;
     private final SlackStore store;
@@ -78,14 +64,14 @@ final class NativeSteps {
      * @param sp where the message is so far (null: nowhere)
      * @param finished whether the turn is over (or waits for an answer): the stream is then stopped
      */
-    Outcome deliver(String channel, String threadTs, String key, JsonArray tasks, boolean finished, SlackStore.ShownPart sp)
+    NativeStream.Outcome deliver(String channel, String threadTs, String key, JsonArray tasks, boolean finished, SlackStore.ShownPart sp)
             throws SlackApi.Failure {
         if (NativeStream.streamed(sp) && !NativeStream.open(sp)) {
-            return Outcome.DONE; // stopped: a card after its turn ended changes nothing
+            return NativeStream.Outcome.DONE; // stopped: a card after its turn ended changes nothing
         }
         if (!NativeStream.open(sp)) {
             if (tasks.isEmpty()) {
-                return Outcome.DONE;
+                return NativeStream.Outcome.DONE;
             }
             if (sp == null) {
                 store.posting(key, 0, channel, threadTs);
@@ -97,10 +83,10 @@ final class NativeSteps {
                 if (f.transientFailure()) {
                     throw f;
                 }
-                return Outcome.REFUSED;
+                return NativeStream.Outcome.REFUSED;
             }
             store.shown(key, 0, ts, NativeStream.OPEN + tasks.encode());
-            return finished ? stop(channel, ts, key, tasks) : Outcome.OPEN;
+            return finished ? stop(channel, ts, key, tasks) : NativeStream.Outcome.OPEN;
         }
         String ts = sp.ts();
         JsonArray changed = changed(shownTasks(sp.shownText().substring(NativeStream.OPEN.length())), tasks);
@@ -109,19 +95,19 @@ final class NativeSteps {
                 api.appendStreamChunks(channel, ts, changed.encode());
                 store.shown(key, 0, ts, NativeStream.OPEN + tasks.encode());
             }
-            return finished ? stop(channel, ts, key, tasks) : Outcome.OPEN;
+            return finished ? stop(channel, ts, key, tasks) : NativeStream.Outcome.OPEN;
         } catch (SlackApi.Failure f) {
             if (!NativeStream.NOT_STREAMING.contains(f.error)) {
                 throw f;
             }
-            return Outcome.EDIT;
+            return NativeStream.Outcome.EDIT;
         }
     }
 
-    private Outcome stop(String channel, String ts, String key, JsonArray tasks) throws SlackApi.Failure {
+    private NativeStream.Outcome stop(String channel, String ts, String key, JsonArray tasks) throws SlackApi.Failure {
         api.stopStream(channel, ts, null, null, key, 0);
         store.shown(key, 0, ts, NativeStream.STOPPED + tasks.encode());
-        return Outcome.DONE;
+        return NativeStream.Outcome.DONE;
     }
 
     /** The tasks of {@code now} that {@code shown} does not show as they are now. */

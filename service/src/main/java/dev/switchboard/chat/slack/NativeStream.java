@@ -29,6 +29,8 @@ final class NativeStream {
         DONE,
         /** the workspace refused native streaming: show the part the old way */
         REFUSED,
+        /** steps only ({@link NativeSteps}): Slack ended the stream; the message is edited to the ordinary rendering */
+        EDIT,
         /** nothing called: the method's budget is spent; the post is queued again for when it is not */
         WAIT
     }

@@ -408,15 +408,15 @@ final class SlackPoster {
             }
             need.forEach(Budget::spend);
         }
-        NativeSteps.Outcome outcome = nativeSteps.deliver(channel, threadTs, key,
+        NativeStream.Outcome outcome = nativeSteps.deliver(channel, threadTs, key,
                 NativeSteps.tasks(store.turnPosts(q.post().turnMessageId())), finished, sp);
         openStreams.remove(key);
-        if (outcome == NativeSteps.Outcome.REFUSED) {
+        if (outcome == NativeStream.Outcome.REFUSED) {
             refused();
         }
-        if (outcome == NativeSteps.Outcome.REFUSED || outcome == NativeSteps.Outcome.EDIT) {
+        if (outcome == NativeStream.Outcome.REFUSED || outcome == NativeStream.Outcome.EDIT) {
             return false;
-        } else if (outcome == NativeSteps.Outcome.OPEN) {
+        } else if (outcome == NativeStream.Outcome.OPEN) {
             openStreams.add(key);
         } else {
             store.completed(key, q.post().updatedAt().toString());

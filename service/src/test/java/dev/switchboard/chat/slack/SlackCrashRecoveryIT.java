@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * B14 for Slack: Switchboard runs as its own process ({@code switchboard-app.jar serve}) with a Slack app in events
- * mode on a fake Slack in this JVM, and is killed with SIGKILL while an answer streams into its Slack message. After
+ * mode (one case in socket mode) on a fake Slack in this JVM, and is killed with SIGKILL while an answer streams into its Slack message. After
  * a restart on the same store the one message must end with the whole answer (edited, never posted twice), and the
  * agent (an A2A 1.0 testkit agent in this JVM, which keeps streaming while the service is down) must have received
  * the turn once: the restarted service follows the task instead of sending again.
@@ -61,6 +61,7 @@ class SlackCrashRecoveryIT {
     FakeSlack slack;
     ServiceProcess service;
     String baseUrl;
+    boolean socket;
 
     @BeforeEach
     void start(TestInfo info) throws Exception {
@@ -69,6 +70,8 @@ class SlackCrashRecoveryIT {
                 "SlackCrashRecoveryIT runs in failsafe's integration-test phase, which names the packaged jar");
         // the native-streaming test runs on a workspace that streams, its SlackApp in streaming: native
         boolean nativeStreaming = info.getTestMethod().map(m -> m.getName().contains("Native")).orElse(false);
+        // and the socket-mode test's app takes its events over Socket Mode
+        socket = info.getTestMethod().map(m -> m.getName().contains("SocketMode")).orElse(false);
         vertx = Vertx.vertx();
         agent = TestAgent.start(vertx, TestAgentOptions.echo("sre").withVersions(ProtocolVersion.V1_0), 0).await();
         slack = FakeSlack.start(vertx, FakeSlackOptions.defaults()
@@ -78,7 +81,8 @@ class SlackCrashRecoveryIT {
         Files.writeString(config, ConfigYaml.server(dir.resolve("slack-crash.db"), false, ConfigYaml.QUICK_CONTRACT + """
                         giveUpAfter: 2m
                         """)
-                .slackAgent("sre", agent.url(), nativeStreaming ? "events\n  streaming: native" : "events", slack.apiUrl(), null)
+                .slackAgent("sre", agent.url(), (socket ? "socket" : "events") + (nativeStreaming ? "\n  streaming: native" : ""),
+                        slack.apiUrl(), null)
                 .yaml());
         // kept under target/ so a failure can be read after the run
         String method = info.getTestMethod().map(m -> m.getName()).orElse("run");
@@ -136,6 +140,19 @@ class SlackCrashRecoveryIT {
 
     @Test
     void aNativeStreamSurvivesAKillAndIsFinishedInTheSameMessage() throws Exception {
+        nativeStreamSurvivesAKill("native stream kill");
+        assertThat(slack.calls("chat.postMessage")).as("nothing posted the old way").isEmpty();
+        assertThat(slack.calls("chat.stopStream")).as("stopped once the turn was over").isNotEmpty();
+    }
+
+    @Test
+    void aNativeStreamInSocketModeSurvivesAKillAndIsFinishedInTheSameMessage() throws Exception {
+        nativeStreamSurvivesAKill("native stream kill, socket mode");
+        assertThat(slack.connections()).as("the restarted service opened its own socket").isGreaterThanOrEqualTo(2);
+    }
+
+    /** An answer streaming natively when the service is killed ends, after a restart, in the same one message. */
+    private void nativeStreamSurvivesAKill(String scenario) throws Exception {
         baseUrl = service.start();
         String ts = mention("/stream 16 1500\n" + STREAMED);
         String messageId = "slack-" + CHANNEL + "-" + ts;
@@ -155,10 +172,8 @@ class SlackCrashRecoveryIT {
         assertThat(done.ts()).as("the same message, appended to rather than started again").isEqualTo(partial.ts());
         assertThat(botReplies(ts)).as("one bot message in the thread").hasSize(1);
         assertThat(slack.calls("chat.startStream")).as("the stream was started once").hasSize(1);
-        assertThat(slack.calls("chat.postMessage")).as("nothing posted the old way").isEmpty();
-        assertThat(slack.calls("chat.stopStream")).as("stopped once the turn was over").isNotEmpty();
         assertSentOnce(messageId);
-        report("native stream kill");
+        report(scenario);
     }
 
     @Test
@@ -190,6 +205,11 @@ class SlackCrashRecoveryIT {
     /** A person mentions the bot in a new thread; the signed app_mention is delivered and acknowledged. */
     private String mention(String text) {
         String ts = slack.postAsUser(CHANNEL, null, ADA, "<@" + slack.options().botUserId() + "> " + text);
+        if (socket) {
+            Awaitility.await("the service's socket open").atMost(SETTLE).until(slack::connected);
+            slack.pushEvent(slack.mentionEvent(CHANNEL, ts));
+            return ts;
+        }
         Delivery d = slack.events(ConfigYaml.SLACK_SIGNING_SECRET)
                 .deliver(baseUrl + "/slack/events", slack.mentionEvent(CHANNEL, ts), EventOptions.defaults());
         assertThat(d.status()).as("the event acknowledged").isEqualTo(200);

@@ -66,11 +66,19 @@ class SlackFeedbackTest {
     }
 
     private double counted(String value) throws Exception {
+        return metric("switchboard_bridge_feedback_total{", "binding=\"slack-sre\"", "value=\"" + value + "\"");
+    }
+
+    private double sent(String outcome) throws Exception {
+        return metric("switchboard_bridge_feedback_sent_total{", "outcome=\"" + outcome + "\"");
+    }
+
+    /** The value of the first series on /metrics whose line starts with {@code name} and has every label given. */
+    private double metric(String name, String... labels) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(rig.app.baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
         for (String line : r.body().split("\n")) {
-            if (line.startsWith("switchboard_bridge_feedback_total{") && line.contains("binding=\"slack-sre\"")
-                    && line.contains("value=\"" + value + "\"")) {
+            if (line.startsWith(name) && java.util.Arrays.stream(labels).allMatch(line::contains)) {
                 return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
@@ -135,16 +143,5 @@ class SlackFeedbackTest {
         assertThat(rig.botReplies(m.ts())).hasSize(1);
         assertThat(rig.slack.thread(SlackRig.CHANNEL, m.ts()).stream().filter(SlackMessage::fromBot)
                 .noneMatch(b -> b.text().contains("unhelpful"))).isTrue();
-    }
-
-    private double sent(String outcome) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(rig.app.baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
-        for (String line : r.body().split("\n")) {
-            if (line.startsWith("switchboard_bridge_feedback_sent_total{") && line.contains("outcome=\"" + outcome + "\"")) {
-                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return 0;
     }
 }
