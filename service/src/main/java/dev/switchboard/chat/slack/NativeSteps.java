@@ -63,9 +63,10 @@ final class NativeSteps {
      *
      * @param sp where the message is so far (null: nowhere)
      * @param finished whether the turn is over (or waits for an answer): the stream is then stopped
+     * @param recipient whom a new stream is for (null only in a direct message)
      */
-    NativeStream.Outcome deliver(String channel, String threadTs, String key, JsonArray tasks, boolean finished, SlackStore.ShownPart sp)
-            throws SlackApi.Failure {
+    NativeStream.Outcome deliver(String channel, String threadTs, String key, JsonArray tasks, boolean finished,
+            SlackStore.ShownPart sp, NativeStream.Recipient recipient) throws SlackApi.Failure {
         if (NativeStream.streamed(sp) && !NativeStream.open(sp)) {
             return NativeStream.Outcome.DONE; // stopped: a card after its turn ended changes nothing
         }
@@ -78,7 +79,7 @@ final class NativeSteps {
             }
             String ts;
             try {
-                ts = api.startStreamChunks(channel, threadTs, tasks.encode());
+                ts = api.startStreamChunks(channel, threadTs, tasks.encode(), recipient);
             } catch (SlackApi.Failure f) {
                 if (f.transientFailure()) {
                     throw f;

@@ -21,6 +21,17 @@ final class NativeStream {
     static final Set<String> NOT_STREAMING = Set.of("message_not_in_streaming_state", "message_not_owned_by_app",
             "cant_update_message", "streaming_state_conflict");
 
+    /**
+     * Whom a stream is for: Slack requires it outside direct messages ({@code recipient_user_id},
+     * {@code recipient_team_id}): the person whose message started the turn, in the app's team.
+     */
+    record Recipient(String userId, String teamId) {}
+
+    /** Whether a message in {@code channel} may stream for {@code r}: a direct message always, a channel with one. */
+    static boolean canStream(String channel, Recipient r) {
+        return r != null || channel != null && channel.startsWith("D");
+    }
+
     /** What happened to the part. */
     enum Outcome {
         /** the stream is open and shows the text */
@@ -57,9 +68,10 @@ final class NativeStream {
      *
      * @param sp where the part is shown so far (null: nowhere); an open stream or nothing
      * @param finished whether the turn is over: the stream is then stopped, with {@code blocks} (or none)
+     * @param recipient whom a new stream is for (null only in a direct message: {@link #canStream})
      */
     Outcome deliver(String channel, String threadTs, String postId, String text, String blocks, boolean finished,
-            SlackStore.ShownPart sp) throws SlackApi.Failure {
+            SlackStore.ShownPart sp, Recipient recipient) throws SlackApi.Failure {
         if (streamed(sp) && !open(sp)) {
             // a stopped stream is an ordinary message now
             String shows = STOPPED + Parts.shows(text, blocks);
@@ -71,7 +83,7 @@ final class NativeStream {
             }
             String ts;
             try {
-                ts = api.startStream(channel, threadTs, text);
+                ts = api.startStream(channel, threadTs, text, recipient);
             } catch (SlackApi.Failure f) {
                 if (f.transientFailure()) {
                     throw f;

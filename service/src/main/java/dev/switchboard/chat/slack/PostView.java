@@ -12,13 +12,17 @@ final class PostView {
     private final SlackStore store;
     private final Function<String, Duration> questionTimeout;
     private final Function<String, String> deciders;
+    private final java.util.function.Supplier<String> team;
 
     /**
      * @param questionTimeout a binding's question timeout, by binding name, for the line under a question
      * @param deciders who may decide a binding's tool calls, by binding name, for the line under an approval
+     * @param team the app's team id, null until {@code auth.test} has answered
      */
-    PostView(SlackStore store, Function<String, Duration> questionTimeout, Function<String, String> deciders) {
+    PostView(SlackStore store, Function<String, Duration> questionTimeout, Function<String, String> deciders,
+            java.util.function.Supplier<String> team) {
         this.store = store;
+        this.team = team;
         this.questionTimeout = questionTimeout;
         this.deciders = deciders;
     }
@@ -41,6 +45,20 @@ final class PostView {
                     + "answer: reply in this thread (no need to mention me)" + timeoutNote(thread.binding()) + "._";
             default -> "";
         }, null);
+    }
+
+    /**
+     * Whom a stream of post {@code p} is for: the person whose message started its turn, in the app's team; null for
+     * a turn no person started (a trigger's) or while the team is not known.
+     */
+    NativeStream.Recipient recipient(Post p) {
+        String teamId = team.get();
+        if (p.turnMessageId() == null || teamId == null) {
+            return null;
+        }
+        return store.turnPosts(p.turnMessageId()).stream()
+                .filter(x -> Post.USER.equals(x.kind()) && x.author() != null && x.author().id() != null).findFirst()
+                .map(x -> new NativeStream.Recipient(x.author().id(), teamId)).orElse(null);
     }
 
     private String timeoutNote(String binding) {

@@ -136,9 +136,10 @@ final class SlackApi {
     // ---- native streaming (chat.startStream / appendStream / stopStream) ----
 
     /** Starts a streamed message in a thread with its first text (markdown); returns its ts. */
-    String startStream(String channel, String threadTs, String markdown) throws Failure {
+    String startStream(String channel, String threadTs, String markdown, NativeStream.Recipient to) throws Failure {
         return call("chat.startStream", () -> methods.chatStartStream(q -> q.channel(channel).threadTs(threadTs)
-                .markdownText(markdown))).getTs();
+                .markdownText(markdown).recipientUserId(to == null ? null : to.userId())
+                .recipientTeamId(to == null ? null : to.teamId()))).getTs();
     }
 
     /** Appends text (markdown, at most 12,000 characters) to a streamed message. */
@@ -150,10 +151,14 @@ final class SlackApi {
      * Starts a streamed message with {@code chunks} (a JSON array of stream chunks: task updates) and no text. The
      * SDK's typed request has no {@code chunks}, so the form is written here; the call is the SDK's all the same.
      */
-    String startStreamChunks(String channel, String threadTs, String chunks) throws Failure {
-        return call("chat.startStream", () -> methods.postFormWithTokenAndParseResponse(form -> form
-                .add("channel", channel).add("thread_ts", threadTs).add("chunks", chunks), "chat.startStream", botToken,
-                com.slack.api.methods.response.chat.ChatStartStreamResponse.class)).getTs();
+    String startStreamChunks(String channel, String threadTs, String chunks, NativeStream.Recipient to) throws Failure {
+        return call("chat.startStream", () -> methods.postFormWithTokenAndParseResponse(form -> {
+            form.add("channel", channel).add("thread_ts", threadTs).add("chunks", chunks);
+            if (to != null) {
+                form.add("recipient_user_id", to.userId()).add("recipient_team_id", to.teamId());
+            }
+            return form;
+        }, "chat.startStream", botToken, com.slack.api.methods.response.chat.ChatStartStreamResponse.class)).getTs();
     }
 
     /** Appends {@code chunks} (a JSON array of stream chunks) to a streamed message. */

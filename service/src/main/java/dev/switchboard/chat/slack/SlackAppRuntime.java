@@ -62,7 +62,7 @@ final class SlackAppRuntime {
         this.postThread = Executors.newSingleThreadScheduledExecutor(daemon("slack-post-" + app.name()));
         this.approvers = new SlackApprovers(api, clock, () -> teamId, approversOf, allowedOf);
         this.poster = new SlackPoster(api, store, clock, postThread,
-                new PostView(store, questionTimeout, approvers::who), app.streaming());
+                new PostView(store, questionTimeout, approvers::who, () -> teamId), app.streaming());
     }
 
     SlackApprovers approvers() {

@@ -44,16 +44,10 @@ final class SlackPoster {
     private final ScheduledExecutorService worker;
     private final PostView view;
     private final Budget updates;
-    private final SlackStreaming streaming;
+    private final StreamPolicy streams;
     private final NativeStream nativeStream;
     private final NativeSteps nativeSteps;
     private final ThinkingStatus thinking;
-    /** chat.startStream and chat.stopStream are Tier 2 (20 a minute), chat.appendStream Tier 4 (100 a minute) */
-    private final Budget starts;
-    private final Budget appends;
-    private final Budget stops;
-    /** auto mode, once the workspace refused a stream: edits from then on */
-    private boolean nativeRefused;
     /** answers shown natively (true) or by edits (false), as decided at their first delivery; bounded */
     private final Map<String, Boolean> streamedPosts = new HashMap<>();
     /** posts whose first part is an open stream: their next call spends the stream budgets */
@@ -82,15 +76,11 @@ final class SlackPoster {
         this.worker = worker;
         this.view = view;
         this.updates = new Budget(20, 50.0 / 60.0, clock);
-        this.streaming = streaming;
+        this.streams = new StreamPolicy(streaming, clock);
         this.nativeStream = new NativeStream(api, store);
         this.nativeSteps = new NativeSteps(api, store);
         this.channels = new ChannelSpacing(clock);
         this.thinking = new ThinkingStatus(api);
-        // burst plus a minute's refill stays within the tier in any minute
-        this.starts = new Budget(2, 18.0 / 60.0, clock);
-        this.appends = new Budget(10, 90.0 / 60.0, clock);
-        this.stops = new Budget(2, 18.0 / 60.0, clock);
     }
 
     /**
@@ -104,7 +94,7 @@ final class SlackPoster {
                 onWorker(() -> thinking.turn(thread, post), post.id());
             }
             if (post.turnMessageId() != null && (COMPLETED.equals(post.state())
-                    || streaming != SlackStreaming.EDIT && STREAM_ENDS.contains(post.state()))) {
+                    || streams.everStreams() && STREAM_ENDS.contains(post.state()))) {
                 onWorker(() -> endStreams(thread, post.turnMessageId(), COMPLETED.equals(post.state())), post.id());
             }
             if (post.turnMessageId() != null) {
@@ -177,7 +167,7 @@ final class SlackPoster {
     }
 
     private boolean nativeFor(Queued q) {
-        return streaming != SlackStreaming.EDIT && !nativeRefused && Post.AGENT.equals(q.post().kind())
+        return streams.on() && Post.AGENT.equals(q.post().kind())
                 && q.key().equals(q.post().id());
     }
 
@@ -243,12 +233,12 @@ final class SlackPoster {
     private Budget budgetOf(Queued q) {
         Boolean streamed = streamedPosts.get(q.key());
         if (openStreams.contains(q.key())) {
-            return appends;
+            return streams.appends;
         }
         if (!nativeFor(q) || streamed != null) {
             return updates; // shown by edits, or a stopped stream (edited from then on)
         }
-        return streaming == SlackStreaming.AUTO && starts.availableAt().isAfter(clock.instant()) ? updates : starts;
+        return streams.mayStartNow() ? streams.starts : updates;
     }
 
     private void schedule(Instant at) {
@@ -340,8 +330,9 @@ final class SlackPoster {
         }
         // an answer already finished when first shown has nothing to stream: posted whole, no Tier 2 calls spent
         return first == null && nativeFor(q)
-                && (streaming == SlackStreaming.NATIVE || !starts.availableAt().isAfter(clock.instant()))
-                && (q.post().turnMessageId() == null || !STREAM_ENDS.contains(store.turnState(q.post().turnMessageId())));
+                && streams.mayStartNow() && (q.post().turnMessageId() == null
+                || !STREAM_ENDS.contains(store.turnState(q.post().turnMessageId())))
+                && NativeStream.canStream(q.thread().channel(), view.recipient(q.post()));
     }
 
     /** Shows an answer's first part as a stream. */
@@ -352,7 +343,8 @@ final class SlackPoster {
         boolean finished = state == null || STREAM_ENDS.contains(state);
         SlackStore.ShownPart sp = find(shown, 0);
         String first = Parts.split(text, NativeStream.PART_CHARS).get(0);
-        Budget need = NativeStream.open(sp) ? (finished ? stops : appends) : NativeStream.streamed(sp) ? updates : starts;
+        Budget need = NativeStream.open(sp) ? (finished ? streams.stops : streams.appends)
+                : NativeStream.streamed(sp) ? updates : streams.starts;
         Instant at = need.availableAt();
         if (at.isAfter(clock.instant())) {
             notBefore.put(postId, at);
@@ -361,25 +353,17 @@ final class SlackPoster {
         }
         need.spend();
         String feedback = COMPLETED.equals(state) ? SlackFeedback.blocks(postId).encode() : null;
-        NativeStream.Outcome outcome = nativeStream.deliver(channel, threadTs, postId, first, feedback, finished, sp);
+        NativeStream.Outcome outcome = nativeStream.deliver(channel, threadTs, postId, first, feedback, finished, sp,
+                NativeStream.open(sp) ? null : view.recipient(q.post()));
         switch (outcome) {
             case OPEN -> openStreams.add(postId);
             case DONE -> openStreams.remove(postId);
             default -> {
                 openStreams.remove(postId);
-                refused();
+                streams.refused();
             }
         }
         return outcome;
-    }
-
-    private void refused() {
-        if (streaming == SlackStreaming.AUTO) {
-            nativeRefused = true;
-            LOG.info("slack: the workspace refused native streaming; answers are shown by edits from now on");
-        } else {
-            LOG.warn("slack: the workspace refused native streaming (streaming: native); this message is shown by edits");
-        }
     }
 
     /**
@@ -392,14 +376,16 @@ final class SlackPoster {
         SlackStore.ShownPart sp = find(store.parts(key), 0);
         String state = store.turnState(q.post().turnMessageId());
         boolean finished = state == null || STREAM_ENDS.contains(state);
-        boolean fresh = sp == null && streaming != SlackStreaming.EDIT && !nativeRefused && !finished
-                && (streaming == SlackStreaming.NATIVE || !starts.availableAt().isAfter(clock.instant()));
+        NativeStream.Recipient to = sp == null ? view.recipient(q.post()) : null;
+        boolean fresh = sp == null && streams.on() && !finished && streams.mayStartNow()
+                && NativeStream.canStream(channel, to);
         if (!fresh && !NativeStream.streamed(sp)) {
             return false;
         }
         if (fresh || NativeStream.open(sp)) {
             // a stop may append the last changes first: it needs both
-            List<Budget> need = fresh ? List.of(starts) : finished ? List.of(stops, appends) : List.of(appends);
+            List<Budget> need = fresh ? List.of(streams.starts) : finished ? List.of(streams.stops, streams.appends)
+                    : List.of(streams.appends);
             Instant at = need.stream().map(Budget::availableAt).max(Instant::compareTo).orElseThrow();
             if (at.isAfter(clock.instant())) {
                 notBefore.put(key, at);
@@ -409,10 +395,10 @@ final class SlackPoster {
             need.forEach(Budget::spend);
         }
         NativeStream.Outcome outcome = nativeSteps.deliver(channel, threadTs, key,
-                NativeSteps.tasks(store.turnPosts(q.post().turnMessageId())), finished, sp);
+                NativeSteps.tasks(store.turnPosts(q.post().turnMessageId())), finished, sp, to);
         openStreams.remove(key);
         if (outcome == NativeStream.Outcome.REFUSED) {
-            refused();
+            streams.refused();
         }
         if (outcome == NativeStream.Outcome.REFUSED || outcome == NativeStream.Outcome.EDIT) {
             return false;

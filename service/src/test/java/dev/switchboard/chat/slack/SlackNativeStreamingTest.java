@@ -3,9 +3,17 @@ package dev.switchboard.chat.slack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.switchboard.bridge.support.ChatApi;
+import dev.switchboard.bridge.support.ConfigYaml;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testkit.TestAgentOptions;
+import dev.switchboard.testkit.slack.FakeSlackOptions;
 import dev.switchboard.testkit.slack.SlackCall;
 import dev.switchboard.testkit.slack.SlackMessage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -57,6 +65,9 @@ class SlackNativeStreamingTest {
         assertThat(rig.slack.calls("chat.postMessage")).as("nothing posted the old way").isEmpty();
         SlackCall start = rig.slack.calls("chat.startStream").get(0);
         assertThat(start.param("thread_ts")).isEqualTo(m.ts());
+        assertThat(start.param("recipient_user_id")).as("a channel's stream is for the person who asked")
+                .isEqualTo(SlackRig.ADA);
+        assertThat(start.param("recipient_team_id")).isEqualTo(rig.slack.options().teamId());
     }
 
     @Test
@@ -93,5 +104,31 @@ class SlackNativeStreamingTest {
         assertThat(rig.botReplies(m.ts()).get(0).ts()).isEqualTo(started.ts());
         assertThat(rig.slack.calls("chat.update")).as("finished by an edit").isNotEmpty();
         assertThat(count("chat.startStream")).isEqualTo(1);
+    }
+
+    @Test
+    void aTurnNoPersonStartedIsEditedInAChannelAndTheNextPersonsTurnStillStreams() throws Exception {
+        // Slack streams in a channel only for a named person; an alert's turn has none
+        rig = new SlackRig(dir, "events\n  streaming: auto", FakeSlackOptions.defaults().withNativeStreaming(true),
+                TestAgentOptions.echo("sre"), null, false, c -> c.trigger("alerts", "slack-sre", "alertmanager", null));
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(rig.app.baseUrl() + "/triggers/alerts"))
+                .header("Authorization", "Bearer " + ConfigYaml.TRIGGER_TOKEN).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("""
+                        {"version": "4", "groupKey": "g1", "status": "firing", "receiver": "switchboard",
+                         "groupLabels": {"alertname": "DiskFull"}, "commonLabels": {"alertname": "DiskFull"},
+                         "alerts": [{"status": "firing", "labels": {"alertname": "DiskFull"}, "annotations": {},
+                                     "startsAt": "2024-05-01T10:00:00Z", "fingerprint": "fp1"}]}
+                        """)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        String threadId = ChatApi.read(r.body()).path("threadId").asText();
+        String alertTs = threadId.substring(threadId.lastIndexOf(':') + 1);
+        await().until(() -> rig.botReplies(alertTs).size() == 2);
+        assertThat(count("chat.startStream")).as("no stream without a person to stream to").isZero();
+
+        SlackRig.Sent m = rig.mention(SlackRig.ADA, "/stream 8 300\n" + TEXT, null);
+        await().until(() -> rig.botReplies(m.ts()).stream().anyMatch(x -> TEXT.equals(x.text()) && !x.streaming()));
+        assertThat(count("chat.startStream")).as("the workspace was not taken to refuse streams").isEqualTo(1);
+        assertThat(rig.slack.calls("chat.startStream").get(0).param("recipient_user_id")).isEqualTo(SlackRig.ADA);
     }
 }

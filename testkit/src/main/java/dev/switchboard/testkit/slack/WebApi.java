@@ -209,6 +209,11 @@ final class WebApi {
         if (isBlank(params.get("thread_ts"))) {
             return error("invalid_arguments");
         }
+        // outside a direct message Slack must be told whom the stream is for
+        if (!channel.startsWith("D") && (isBlank(params.get("recipient_user_id")) || isBlank(params.get("recipient_team_id")))) {
+            return error("invalid_arguments").put("errors", new JsonArray()
+                    .add("recipient_user_id and recipient_team_id are required when streaming to channels"));
+        }
         String text = params.get("markdown_text");
         if (text != null && text.length() > STREAM_TEXT_LIMIT) {
             return error("msg_too_long");

@@ -29,7 +29,10 @@ class FakeSlackStreamingTest extends FakeSlackTestSupport {
     void textIsAppendedAndTheStreamStops() throws Exception {
         MethodsClient bot = streamingBot();
         String parent = fake.postAsUser("C1", null, "U1", "<@UBOT> hi");
-        ChatStartStreamResponse start = bot.chatStartStream(r -> r.channel("C1").threadTs(parent).markdownText("Hel"));
+        ChatStartStreamResponse nobody = bot.chatStartStream(r -> r.channel("C1").threadTs(parent).markdownText("Hel"));
+        assertThat(nobody.getError()).as("a channel stream names its recipient").isEqualTo("invalid_arguments");
+        ChatStartStreamResponse start = bot.chatStartStream(r -> r.channel("C1").threadTs(parent).markdownText("Hel")
+                .recipientUserId("U1").recipientTeamId(fake.options().teamId()));
         assertThat(start.isOk()).isTrue();
         bot.chatAppendStream(r -> r.channel("C1").ts(start.getTs()).markdownText("lo"));
         ChatStopStreamResponse stop = bot.chatStopStream(r -> r.channel("C1").ts(start.getTs()).markdownText("!"));
@@ -47,6 +50,7 @@ class FakeSlackStreamingTest extends FakeSlackTestSupport {
         String token = fake.options().botToken();
         String parent = fake.postAsUser("C1", null, "U1", "<@UBOT> hi");
         ChatStartStreamResponse start = bot.postFormWithTokenAndParseResponse(f -> f.add("channel", "C1")
+                .add("recipient_user_id", "U1").add("recipient_team_id", fake.options().teamId())
                 .add("thread_ts", parent).add("chunks", "[{\"type\":\"task_update\",\"id\":\"c1\",\"title\":\"get_pods\","
                         + "\"status\":\"in_progress\"}]"), "chat.startStream", token, ChatStartStreamResponse.class);
         assertThat(start.isOk()).isTrue();
