@@ -70,13 +70,17 @@ final class NativeSteps {
         if (NativeStream.streamed(sp) && !NativeStream.open(sp)) {
             return NativeStream.Outcome.DONE; // stopped: a card after its turn ended changes nothing
         }
-        if (!NativeStream.open(sp)) {
+        SlackStore.ShownPart adopted = NativeStream.starting(sp) ? NativeStream.adopt(api, store, sp, "", true) : null;
+        if (adopted != null) {
+            sp = adopted; // every task is sent again: an update of a task replaces it
+        } else if (!NativeStream.open(sp)) {
             if (tasks.isEmpty()) {
                 return NativeStream.Outcome.DONE;
             }
             if (sp == null) {
                 store.posting(key, 0, channel, threadTs);
             }
+            store.shown(key, 0, null, NativeStream.STARTING);
             String ts;
             try {
                 ts = api.startStreamChunks(channel, threadTs, tasks.encode(), recipient);

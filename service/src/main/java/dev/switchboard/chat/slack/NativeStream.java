@@ -13,6 +13,12 @@ final class NativeStream {
 
     /** Marks what an open stream shows in {@code slack_message.shown_text}. */
     static final String OPEN = "\u0001stream\n";
+    /**
+     * Marks a part whose stream is being started: written before {@code chat.startStream}, so that when its answer is
+     * lost (a crash, a cut connection) the stream Slack may have started is looked for and gone on with
+     * ({@link SlackApi#findUnrecordedStream}) rather than a second one started.
+     */
+    static final String STARTING = "\u0001starting\n";
     /** Marks what a stopped stream shows: edited with chat.update from then on, parts of {@link #PART_CHARS}. */
     static final String STOPPED = "\u0001stopped\n";
     /** {@code markdown_text} of every stream method takes at most 12,000 characters: a streamed part stays under it. */
@@ -58,6 +64,31 @@ final class NativeStream {
         return sp != null && sp.ts() != null && sp.shownText() != null && sp.shownText().startsWith(OPEN);
     }
 
+    /** Whether the part's stream was being started when its answer was lost. */
+    static boolean starting(SlackStore.ShownPart sp) {
+        return sp != null && sp.ts() == null && STARTING.equals(sp.shownText());
+    }
+
+    /**
+     * The stream a lost answer of {@code chat.startStream} left behind, adopted: recorded as the part's open stream,
+     * showing its text so far (a stream of task chunks: {@code tasks}, no task taken as shown); null when there is none
+     * (the start never reached Slack: it is started again).
+     *
+     * @param text the text the part is to show: the lost stream's must begin it (empty for task chunks)
+     */
+    static SlackStore.ShownPart adopt(SlackApi api, SlackStore store, SlackStore.ShownPart sp, String text, boolean tasks)
+            throws SlackApi.Failure {
+        SlackApi.Unrecorded lost = api.findUnrecordedStream(sp.channel(), sp.threadTs(),
+                store.knownTs(sp.channel(), sp.threadTs()), text).orElse(null);
+        if (lost == null) {
+            return null;
+        }
+        String shows = OPEN + (tasks ? "[]" : lost.text());
+        store.shown(sp.postId(), sp.part(), lost.ts(), shows);
+        return new SlackStore.ShownPart(sp.postId(), sp.part(), sp.channel(), sp.threadTs(), lost.ts(), shows,
+                sp.shownUpdate());
+    }
+
     /** Whether the part is (or was) a stream: it is then always shown through this class. */
     static boolean streamed(SlackStore.ShownPart sp) {
         return open(sp) || sp != null && sp.ts() != null && sp.shownText() != null && sp.shownText().startsWith(STOPPED);
@@ -77,10 +108,14 @@ final class NativeStream {
             String shows = STOPPED + Parts.shows(text, blocks);
             return shows.equals(sp.shownText()) ? Outcome.DONE : edit(channel, sp.ts(), postId, text, blocks);
         }
-        if (!open(sp)) {
+        SlackStore.ShownPart adopted = starting(sp) ? adopt(api, store, sp, text, false) : null;
+        if (adopted != null) {
+            sp = adopted;
+        } else if (!open(sp)) {
             if (sp == null) {
                 store.posting(postId, 0, channel, threadTs);
             }
+            store.shown(postId, 0, null, STARTING);
             String ts;
             try {
                 ts = api.startStream(channel, threadTs, text, recipient);

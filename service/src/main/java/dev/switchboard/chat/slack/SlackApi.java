@@ -70,9 +70,13 @@ final class SlackApi {
     /** Who the bot is: its user id (mentions look like {@code <@U…>}) and its team. */
     record Identity(String botUserId, String teamId) {}
 
+    /** Who the bot is, as the last {@code auth.test} said; null before one answered. */
+    private volatile Identity identity;
+
     Identity authTest() throws Failure {
         var r = call("auth.test", () -> methods.authTest(q -> q));
-        return new Identity(r.getUserId(), r.getTeamId());
+        identity = new Identity(r.getUserId(), r.getTeamId());
+        return identity;
     }
 
     /**
@@ -205,17 +209,46 @@ final class SlackApi {
 
     /** The ts of a message already posted for this post's part, found in its thread by the metadata it carries. */
     Optional<String> findPosted(String channel, String threadTs, String postId, int part) throws Failure {
+        return findReply(channel, threadTs, m -> {
+            Message.Metadata md = m.getMetadata();
+            return md != null && POST_EVENT_TYPE.equals(md.getEventType()) && md.getEventPayload() != null
+                    && postId.equals(String.valueOf(md.getEventPayload().get("post_id")))
+                    && part == asInt(md.getEventPayload().get("part"));
+        }).map(Message::getTs);
+    }
+
+    /** A stream of ours whose start was cut off before its ts was known: its ts, and its text so far. */
+    record Unrecorded(String ts, String text) {}
+
+    /**
+     * A stream a crash (or a lost answer) left unrecorded: chat.startStream carries no metadata, so it is found as our
+     * bot's message in the thread that has none (a stopped stream and every posted message have it), that the store
+     * knows for no part ({@code known}), and whose text so far begins {@code text} (an empty text for a stream of task
+     * chunks). Empty when there is none, or before {@code auth.test} said who the bot is.
+     */
+    Optional<Unrecorded> findUnrecordedStream(String channel, String threadTs, java.util.Set<String> known, String text)
+            throws Failure {
+        Identity me = identity;
+        if (me == null) {
+            return Optional.empty();
+        }
+        return findReply(channel, threadTs, m -> me.botUserId().equals(m.getUser()) && m.getMetadata() == null
+                && !known.contains(m.getTs()) && !threadTs.equals(m.getTs())
+                && (text.isEmpty() ? blank(m.getText()) : !blank(m.getText()) && text.startsWith(m.getText())))
+                .map(m -> new Unrecorded(m.getTs(), m.getText() == null ? "" : m.getText()));
+    }
+
+    /** The first message of the thread that {@code which} accepts (read a page of 200 at a time, a few pages at most). */
+    private Optional<Message> findReply(String channel, String threadTs, java.util.function.Predicate<Message> which)
+            throws Failure {
         String cursor = null;
         for (int page = 0; page < REPLIES_PAGES; page++) {
             String c = cursor;
             var r = call("conversations.replies", () -> methods.conversationsReplies(q -> q.channel(channel).ts(threadTs)
                     .includeAllMetadata(true).limit(200).cursor(c)));
             for (Message m : r.getMessages() == null ? List.<Message>of() : r.getMessages()) {
-                Message.Metadata md = m.getMetadata();
-                if (md != null && POST_EVENT_TYPE.equals(md.getEventType()) && md.getEventPayload() != null
-                        && postId.equals(String.valueOf(md.getEventPayload().get("post_id")))
-                        && part == asInt(md.getEventPayload().get("part"))) {
-                    return Optional.of(m.getTs());
+                if (which.test(m)) {
+                    return Optional.of(m);
                 }
             }
             cursor = r.getResponseMetadata() == null ? null : r.getResponseMetadata().getNextCursor();

@@ -325,7 +325,7 @@ final class SlackPoster {
      */
     private boolean wantsNative(Queued q, List<SlackStore.ShownPart> shown) {
         SlackStore.ShownPart first = find(shown, 0);
-        if (NativeStream.streamed(first)) {
+        if (NativeStream.streamed(first) || NativeStream.starting(first)) {
             return true;
         }
         // an answer already finished when first shown has nothing to stream: posted whole, no Tier 2 calls spent
@@ -354,7 +354,7 @@ final class SlackPoster {
         need.spend();
         String feedback = COMPLETED.equals(state) ? SlackFeedback.blocks(postId).encode() : null;
         NativeStream.Outcome outcome = nativeStream.deliver(channel, threadTs, postId, first, feedback, finished, sp,
-                NativeStream.open(sp) ? null : view.recipient(q.post()));
+                sp == null || NativeStream.starting(sp) ? view.recipient(q.post()) : null);
         switch (outcome) {
             case OPEN -> openStreams.add(postId);
             case DONE -> openStreams.remove(postId);
@@ -376,15 +376,15 @@ final class SlackPoster {
         SlackStore.ShownPart sp = find(store.parts(key), 0);
         String state = store.turnState(q.post().turnMessageId());
         boolean finished = state == null || STREAM_ENDS.contains(state);
-        NativeStream.Recipient to = sp == null ? view.recipient(q.post()) : null;
+        NativeStream.Recipient to = sp == null || NativeStream.starting(sp) ? view.recipient(q.post()) : null;
         boolean fresh = sp == null && streams.on() && !finished && streams.mayStartNow()
                 && NativeStream.canStream(channel, to);
-        if (!fresh && !NativeStream.streamed(sp)) {
+        if (!fresh && !NativeStream.streamed(sp) && !NativeStream.starting(sp)) {
             return false;
         }
-        if (fresh || NativeStream.open(sp)) {
+        if (fresh || NativeStream.open(sp) || NativeStream.starting(sp)) {
             // a stop may append the last changes first: it needs both
-            List<Budget> need = fresh ? List.of(streams.starts) : finished ? List.of(streams.stops, streams.appends)
+            List<Budget> need = !NativeStream.open(sp) ? List.of(streams.starts) : finished ? List.of(streams.stops, streams.appends)
                     : List.of(streams.appends);
             Instant at = need.stream().map(Budget::availableAt).max(Instant::compareTo).orElseThrow();
             if (at.isAfter(clock.instant())) {

@@ -64,6 +64,12 @@ final class SlackStore {
                 + "ON CONFLICT (post_id, part) DO NOTHING", postId, part, channel, threadTs));
     }
 
+    /** The ts of every message of the thread the store knows as a part of some post. */
+    java.util.Set<String> knownTs(String channel, String threadTs) {
+        return new java.util.HashSet<>(store.read("SELECT ts FROM slack_message WHERE channel = ? AND thread_ts = ? "
+                + "AND ts IS NOT NULL", rs -> rs.getString(1), channel, threadTs));
+    }
+
     /** The part is shown as message {@code ts} with this text. */
     void shown(String postId, int part, String ts, String text) {
         store.write(c -> store.update(c, "UPDATE slack_message SET ts = ?, shown_text = ? WHERE post_id = ? AND part = ?",

@@ -131,4 +131,18 @@ class SlackNativeStreamingTest {
         assertThat(count("chat.startStream")).as("the workspace was not taken to refuse streams").isEqualTo(1);
         assertThat(rig.slack.calls("chat.startStream").get(0).param("recipient_user_id")).isEqualTo(SlackRig.ADA);
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void aStreamWhoseStartWasNeverAnsweredIsGoneOnNotStartedAgain(String mode) {
+        // Slack starts the stream, but its answer (the ts) is lost, as in a crash between the two
+        rig = SlackRig.streaming(dir, mode, "native", true);
+        rig.slack.dropAfterPerforming("chat.startStream", 1);
+        SlackRig.Sent m = rig.mention(SlackRig.ADA, "/stream 8 300\n" + TEXT, null);
+        await().until(() -> rig.botReplies(m.ts()).stream().anyMatch(r -> TEXT.equals(r.text()) && !r.streaming()));
+        assertThat(rig.botReplies(m.ts())).as("one message for the whole answer").hasSize(1);
+        assertThat(count("chat.startStream")).as("started once: the lost stream was found and gone on with").isEqualTo(1);
+        assertThat(count("conversations.replies")).as("looked up in its thread").isPositive();
+        assertThat(rig.slack.calls("chat.postMessage")).as("nothing posted the old way").isEmpty();
+    }
 }

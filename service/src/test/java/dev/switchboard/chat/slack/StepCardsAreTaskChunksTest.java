@@ -71,4 +71,18 @@ class StepCardsAreTaskChunksTest {
                 && r.text() != null && !r.text().isBlank()));
         assertThat(rig.botReplies(m.ts()).stream().filter(r -> !r.tasks().isEmpty())).hasSize(1);
     }
+
+    @ParameterizedTest
+    @CsvSource({"events,native", "socket,native"})
+    void aStepsStreamWhoseStartWasNeverAnsweredIsGoneOn(String mode, String streaming) {
+        rig = SlackRig.kagentStreaming(dir, mode, streaming);
+        rig.slack.dropAfterPerforming("chat.startStream", 1);
+        SlackRig.Sent m = rig.mention(SlackRig.ADA, "/steps", null);
+        SlackMessage steps = await().until(() -> rig.botReplies(m.ts()).stream()
+                .filter(r -> !r.tasks().isEmpty() && !r.streaming()).findFirst().orElse(null), r -> r != null);
+        assertThat(new JsonObject(steps.tasks().get(0)).getString("status")).isEqualTo("complete");
+        assertThat(rig.botReplies(m.ts()).stream().filter(r -> !r.tasks().isEmpty())).as("one steps message").hasSize(1);
+        assertThat(rig.slack.calls("chat.startStream").stream().filter(c -> c.param("chunks") != null))
+                .as("the steps stream started once").hasSize(1);
+    }
 }
