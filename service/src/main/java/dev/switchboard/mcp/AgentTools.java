@@ -37,6 +37,7 @@ final class AgentTools {
     private final AgentCalls calls;
     private final McpSettings settings;
     private final McpMetrics metrics;
+    private final Elicitations elicitations;
 
     AgentTools(AgentRegistry registry, McpAccess access, AgentCalls calls, McpSettings settings, McpMetrics metrics) {
         this.registry = registry;
@@ -44,6 +45,7 @@ final class AgentTools {
         this.calls = calls;
         this.settings = settings;
         this.metrics = metrics;
+        this.elicitations = new Elicitations(settings.maxTextBytes());
     }
 
     List<McpServerFeatures.AsyncToolSpecification> fixed() {
@@ -167,7 +169,12 @@ final class AgentTools {
         }
         Object token = r.meta() == null ? null : r.meta().get("progressToken");
         AgentCalls.Progress progress = token == null ? AgentCalls.Progress.NONE : progress(x, token);
-        return calls.send(label, caller(x), agent, AgentCalls.message(text, contextId, taskId), timeout, progress);
+        Caller who = caller(x);
+        // a question of the agent is asked of the person when the client can elicit; their answer goes to the task
+        return calls.send(label, who, agent, AgentCalls.message(text, contextId, taskId), timeout, progress)
+                .flatMap(result -> elicitations.follow(x, result, (answer, asked) -> calls.send(label, who, agent,
+                        AgentCalls.message(answer, (String) asked.get("contextId"), (String) asked.get("taskId")),
+                        timeout, progress), 0));
     }
 
     private Mono<McpSchema.CallToolResult> getTask(McpAsyncServerExchange x, McpSchema.CallToolRequest r) {

@@ -8,6 +8,7 @@ import dev.switchboard.gateway.support.Harness;
 import dev.switchboard.gateway.support.Reply;
 import dev.switchboard.protocol.ProtocolVersion;
 import dev.switchboard.testing.ServerTest;
+import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.TestAgent;
 import dev.switchboard.testkit.TestAgentOptions;
 import io.modelcontextprotocol.client.McpAsyncClient;
@@ -148,6 +149,52 @@ class JavaSdkClientTest {
         McpSchema.CallToolResult a = call("send_message",
                 Map.of("agent", "mcp-one", "text", "blue", "taskId", taskId, "contextId", contextId));
         assertThat(structured(a)).containsEntry("state", "completed").containsEntry("taskId", taskId);
+    }
+
+    @Test
+    void aQuestionIsElicitedFromAClientThatCanAndTheAnswerGoesToTheTask() {
+        List<McpSchema.ElicitRequest> asked = new CopyOnWriteArrayList<>();
+        McpAsyncClient eliciting = McpClient.async(HttpClientStreamableHttpTransport.builder(h.base()).endpoint("/mcp").build())
+                .requestTimeout(Duration.ofSeconds(30))
+                .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                .elicitation(request -> {
+                    asked.add(request);
+                    return Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of("answer", "blue")));
+                })
+                .build();
+        try {
+            eliciting.initialize().block(Duration.ofSeconds(30));
+            McpSchema.CallToolResult r = eliciting.callTool(new McpSchema.CallToolRequest("send_message",
+                    Map.of("agent", "mcp-one", "text", "/ask Which colour?"), null)).block(Duration.ofSeconds(30));
+            assertThat(asked).as("the question asked of the person").hasSize(1);
+            assertThat(asked.get(0).message()).contains("Which colour?");
+            assertThat(structured(r)).as("the answer went to the task, which completed").containsEntry("state", "completed");
+            String taskId = (String) structured(r).get("taskId");
+            assertThat(v10.recorder().rpcRequests().stream().filter(q -> taskId.equals(q.taskId()))
+                    .map(RecordedRequest::text)).as("the person's answer, sent to the task").contains("blue");
+        } finally {
+            eliciting.closeGracefully().block(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
+    void aDeclinedElicitationLeavesTheQuestionAsTheResult() {
+        McpAsyncClient declining = McpClient.async(HttpClientStreamableHttpTransport.builder(h.base()).endpoint("/mcp").build())
+                .requestTimeout(Duration.ofSeconds(30))
+                .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
+                .capabilities(McpSchema.ClientCapabilities.builder().elicitation().build())
+                .elicitation(request -> Mono.just(new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null)))
+                .build();
+        try {
+            declining.initialize().block(Duration.ofSeconds(30));
+            McpSchema.CallToolResult r = declining.callTool(new McpSchema.CallToolRequest("send_message",
+                    Map.of("agent", "mcp-one", "text", "/ask Which size?"), null)).block(Duration.ofSeconds(30));
+            assertThat(structured(r)).containsEntry("state", "input-required");
+            assertThat(text(r)).contains("Which size?");
+        } finally {
+            declining.closeGracefully().block(Duration.ofSeconds(10));
+        }
     }
 
     @Test
