@@ -25,7 +25,8 @@ import java.util.function.UnaryOperator;
  * credentials) is kept in the store; the agent is sent the same call with the gateway's callback URL
  * ({@code /a2a/{agentId}/push/{callbackId}}) and a secret of the config's own as its token, and its answer goes back
  * to the caller with the caller's URL, token and credentials in place. Get and list are answered from the store (a
- * caller sees only its own configs); delete removes the caller's config and is sent on to the agent.
+ * caller sees only its own configs; when it has none there, the agent is asked too, for its "push not supported"
+ * alone); delete removes the caller's config and is sent on to the agent.
  */
 public final class PushConfigCalls {
 
@@ -99,9 +100,11 @@ public final class PushConfigCalls {
                     Optional<PushConfig> c = configId == null ? store.list(agentId, taskId).stream()
                             .filter(p -> p.callerId().equals(callerId)).findFirst() : store.find(agentId, taskId, configId)
                             .filter(p -> p.callerId().equals(callerId));
-                    return c.<Runnable>map(p -> () -> outcome.answer(shape(p, v10)))
-                            .orElse(() -> outcome.refuse(JsonRpcError.INVALID_PARAMS, "invalid params: no push config "
+                    ObjectNode none = reply(request.get("id")).set("error", NODES.objectNode()
+                            .put("code", JsonRpcError.INVALID_PARAMS).put("message", "invalid params: no push config "
                                     + (configId == null ? "" : "'" + configId + "' ") + "of task " + taskId));
+                    return c.<Runnable>map(p -> () -> outcome.answer(shape(p, v10)))
+                            .orElse(() -> outcome.forward(body, agents -> unlessNotSupported(agents, none)));
                 });
             }
             case LIST_PUSH_CONFIGS -> blocking(context, outcome, () -> {
@@ -110,6 +113,10 @@ public final class PushConfigCalls {
                         .forEach(p -> configs.add(shape(p, v10)));
                 JsonNode result = v10 ? NODES.objectNode().<ObjectNode>set("configs", configs).put("nextPageToken", "")
                         : configs;
+                if (configs.isEmpty()) {
+                    ObjectNode empty = reply(request.get("id")).set("result", result);
+                    return () -> outcome.forward(body, agents -> unlessNotSupported(agents, empty));
+                }
                 return () -> outcome.answer(result);
             });
             default -> {
@@ -191,6 +198,30 @@ public final class PushConfigCalls {
         } catch (IOException e) {
             return reply;
         }
+    }
+
+    /**
+     * The answer to a get or list for which nothing of the caller's is kept: the agent was asked the same (A2A
+     * §3.3.4: an agent without push notifications MUST answer PushNotificationNotSupportedError to get and list too),
+     * and only that error of its reply reaches the caller; anything else it answered (which may name other callers'
+     * configs, with the gateway's callback secrets) is replaced by the gateway's own answer, {@code own}.
+     */
+    static Buffer unlessNotSupported(Buffer agents, ObjectNode own) {
+        try {
+            JsonNode reply = JSON.readTree(agents.getBytes());
+            if (reply.path("error").path("code").asInt() == JsonRpcError.PUSH_NOTIFICATION_NOT_SUPPORTED) {
+                return agents;
+            }
+        } catch (IOException e) {
+            // not JSON: the gateway's own answer
+        }
+        return Buffer.buffer(own.toString());
+    }
+
+    private static ObjectNode reply(JsonNode id) {
+        ObjectNode r = NODES.objectNode().put("jsonrpc", "2.0");
+        r.set("id", id == null ? NODES.nullNode() : id);
+        return r;
     }
 
     /** A kept config as the caller set it: 1.0's flat TaskPushNotificationConfig, or 0.3's nested one. */
