@@ -128,9 +128,16 @@ final class RequestBodies {
         return OTHERWISE;
     }
 
+    /** How long a refused request's connection waits for the rest of its body (read and dropped) before it closes. */
+    static final java.time.Duration LINGER = java.time.Duration.ofSeconds(5);
+    /** How much of a refused body is read and dropped at most before its connection closes. */
+    static final long LINGER_BYTES = 4L * 1024 * 1024;
+
     /**
-     * Answers a request whose body is not read, and closes its connection: reading the rest only to throw it away is
-     * what the budget is there to avoid. A response already under way can only be cut.
+     * Answers a request whose body is not kept, and closes its connection: nothing of the body is held, so the budget
+     * stays free. A response already under way can only be cut. Before closing, the connection lingers a little
+     * ({@link #linger}): many clients (the JDK's HttpClient, curl) read the answer only once they have sent their whole
+     * body, and would otherwise get a reset, or wait forever, instead of the refusal.
      */
     static void refuse(HttpServerRequest request, int status, String message) {
         HttpServerResponse response = request.response();
@@ -147,7 +154,36 @@ final class RequestBodies {
             response.putHeader("Retry-After", "1");
         }
         response.end(JsonHttp.errorBody(message, status == 413 ? "body" : null).toString())
-                .onComplete(ar -> request.connection().close());
+                .onComplete(ar -> linger(request));
+    }
+
+    /**
+     * Closes a refused request's connection once its client has sent the rest of its body — read and dropped, never
+     * kept — or after {@link #LINGER} or {@link #LINGER_BYTES}, whichever comes first: a stalled or endless body holds
+     * the connection no longer than that.
+     */
+    static void linger(HttpServerRequest request) {
+        io.vertx.core.http.HttpConnection connection = request.connection();
+        if (request.isEnded()) {
+            connection.close();
+            return;
+        }
+        io.vertx.core.Vertx vertx = ((HttpServerRequestInternal) request).context().owner();
+        long timer = vertx.setTimer(LINGER.toMillis(), t -> connection.close());
+        long[] left = {LINGER_BYTES};
+        Runnable done = () -> {
+            vertx.cancelTimer(timer);
+            connection.close();
+        };
+        request.handler(chunk -> {
+            left[0] -= chunk.length();
+            if (left[0] < 0) {
+                done.run();
+            }
+        });
+        request.endHandler(v -> done.run());
+        request.exceptionHandler(e -> done.run());
+        request.resume();
     }
 
     /**

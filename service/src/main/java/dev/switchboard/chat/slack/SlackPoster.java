@@ -102,6 +102,9 @@ final class SlackPoster {
             }
             return;
         }
+        if (Post.STEP.equals(post.kind()) && ThinkingStatus.applies(thread)) {
+            onWorker(() -> thinking.step(thread, post), post.id());
+        }
         onWorker(() -> {
             String key = Post.STEP.equals(post.kind()) && post.turnMessageId() != null ? stepsKey(post.turnMessageId()) : post.id();
             queued.put(key, new Queued(thread, post, key));
@@ -384,8 +387,8 @@ final class SlackPoster {
         }
         if (fresh || NativeStream.open(sp) || NativeStream.starting(sp)) {
             // a stop may append the last changes first: it needs both
-            List<Budget> need = !NativeStream.open(sp) ? List.of(streams.starts) : finished ? List.of(streams.stops, streams.appends)
-                    : List.of(streams.appends);
+            List<Budget> need = !NativeStream.open(sp) ? List.of(streams.starts)
+                    : finished ? List.of(streams.stops, streams.appends) : List.of(streams.appends);
             Instant at = need.stream().map(Budget::availableAt).max(Instant::compareTo).orElseThrow();
             if (at.isAfter(clock.instant())) {
                 notBefore.put(key, at);

@@ -2,16 +2,20 @@ package dev.switchboard.chat.slack;
 
 import dev.switchboard.bridge.store.ChatThread;
 import dev.switchboard.bridge.store.Post;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The thread's title (from its first turn, {@code assistant.threads.setTitle}) and "is thinking…" under a
- * direct-message thread (the agent view's assistant threads are direct messages) while its
- * turn runs, cleared when the turn ends or waits for an answer: {@code assistant.threads.setStatus}, once at each
- * end. Channel threads show nothing (Slack takes a status only in assistant threads). Worker thread only.
+ * direct-message thread (the agent view's assistant threads are direct messages) while its turn runs, cleared when
+ * the turn ends or waits for an answer: {@code assistant.threads.setStatus}. While a kagent agent calls a tool (a step
+ * card of the call, until its result) the status names it instead: "is using get_pods…". A status is set only when it
+ * changes. Channel threads show nothing (Slack takes a status only in assistant threads). Worker thread only.
  */
 final class ThinkingStatus {
 
@@ -19,10 +23,11 @@ final class ThinkingStatus {
     static final String THINKING = "is thinking…";
     private static final Set<String> RUNNING = Set.of("sending", "running", "retrying");
     private static final int MAX_TRACKED = 10_000;
+    private static final int MAX_TOOL_NAME = 60;
 
     private final SlackApi api;
-    /** turns whose thread shows the status now */
-    private final Set<String> shown = new LinkedHashSet<>();
+    /** turns whose thread shows a status now, and which */
+    private final Map<String, String> shown = new LinkedHashMap<>();
     /** threads given their title (from their first turn), so that the history lists them by it */
     private final Set<String> titled = new LinkedHashSet<>();
 
@@ -51,7 +56,7 @@ final class ThinkingStatus {
         String turn = userPost.turnMessageId();
         String threadTs = SlackThreads.threadTs(thread.threadId());
         boolean running = RUNNING.contains(userPost.state());
-        if (running == shown.contains(turn)) {
+        if (running == shown.containsKey(turn)) {
             return;
         }
         if (running && titled.add(thread.threadId())) {
@@ -61,15 +66,42 @@ final class ThinkingStatus {
             title(thread, threadTs);
         }
         if (running) {
-            shown.add(turn);
+            shown.put(turn, THINKING);
             if (shown.size() > MAX_TRACKED) {
-                shown.remove(shown.iterator().next());
+                shown.remove(shown.keySet().iterator().next());
             }
         } else {
             shown.remove(turn);
         }
+        set(thread, threadTs, running ? THINKING : "");
+    }
+
+    /** A step card of a turn whose thread shows a status: a tool call names the tool; its result, thinking again. */
+    void step(ChatThread thread, Post step) {
+        String turn = step.turnMessageId();
+        String now = turn == null ? null : shown.get(turn);
+        if (now == null) {
+            return;
+        }
+        JsonObject d;
         try {
-            api.setStatus(thread.channel(), threadTs, running ? THINKING : "");
+            d = step.data() == null ? new JsonObject() : new JsonObject(step.data());
+        } catch (RuntimeException e) {
+            return;
+        }
+        String name = d.getValue("name") instanceof String s ? s.strip() : "";
+        String status = "call".equals(d.getValue("kind")) && !name.isEmpty()
+                ? "is using " + (name.length() > MAX_TOOL_NAME ? name.substring(0, MAX_TOOL_NAME - 1) + "…" : name) + "…"
+                : THINKING;
+        if (!status.equals(now)) {
+            shown.put(turn, status);
+            set(thread, SlackThreads.threadTs(thread.threadId()), status);
+        }
+    }
+
+    private void set(ChatThread thread, String threadTs, String status) {
+        try {
+            api.setStatus(thread.channel(), threadTs, status);
         } catch (SlackApi.Failure f) {
             LOG.debug("slack: no status in thread {} of {}: {}", threadTs, thread.channel(), f.getMessage());
         }

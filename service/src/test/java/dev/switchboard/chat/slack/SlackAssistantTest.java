@@ -110,4 +110,18 @@ class SlackAssistantTest {
         assertThat(titles.get(0).param("thread_ts")).isEqualTo(ts);
         assertThat(titles.get(0).param("title")).isNotBlank();
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void whileAKagentAgentCallsAToolTheStatusNamesIt(String mode) {
+        rig = SlackRig.kagent(dir, mode);
+        String ts = rig.slack.postAsUser(DM, null, SlackRig.ADA, "/steps");
+        rig.deliver(SlackEvents.directMessage(DM, SlackRig.ADA, "/steps", ts, null), EventOptions.defaults());
+        await().until(() -> rig.slack.calls("assistant.threads.setStatus").stream().anyMatch(c -> c.param("status").isEmpty()));
+        List<String> statuses = rig.slack.calls("assistant.threads.setStatus").stream().map(c -> c.param("status")).toList();
+        assertThat(statuses.get(0)).isEqualTo("is thinking…");
+        assertThat(statuses).as("the tool named while it runs").contains("is using get_pods…");
+        assertThat(statuses.get(statuses.size() - 1)).as("cleared at the end").isEmpty();
+        assertThat(statuses.stream().filter(String::isEmpty)).as("cleared once").hasSize(1);
+    }
 }
