@@ -8,7 +8,7 @@ import dev.switchboard.testing.ServerTest;
 import dev.switchboard.testkit.RecordedRequest;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,14 +28,8 @@ class OnlyAllowedUsersMayStartTurnsTest {
 
     @TempDir
     Path dir;
+    @AutoClose
     SlackRig rig;
-
-    @AfterEach
-    void stop() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     private List<RecordedRequest> sends() {
         return rig.recorder.rpcRequests().stream().filter(RecordedRequest::isSend).toList();

@@ -14,7 +14,7 @@ import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,14 +34,8 @@ class OnlyNamedApproversMayApproveAToolCallTest {
 
     @TempDir
     Path dir;
+    @AutoClose
     SlackRig rig;
-
-    @AfterEach
-    void stop() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     private void start() {
         rig = SlackRig.kagent(dir, "events", "questions: {approvers: [" + SlackRig.GRACE + ", " + ON_CALL + ", "

@@ -13,7 +13,7 @@ import dev.switchboard.testkit.RecordedRequest;
 import dev.switchboard.testkit.slack.SlackMessage;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -33,14 +33,8 @@ class SlackConnectUsersCannotApproveTest {
 
     @TempDir
     Path dir;
+    @AutoClose
     SlackRig rig;
-
-    @AfterEach
-    void stop() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"events", "socket"})

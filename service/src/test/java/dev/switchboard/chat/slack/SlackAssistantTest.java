@@ -14,7 +14,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,14 +30,8 @@ class SlackAssistantTest {
 
     @TempDir
     Path dir;
+    @AutoClose
     SlackRig rig;
-
-    @AfterEach
-    void stop() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"events", "socket"})

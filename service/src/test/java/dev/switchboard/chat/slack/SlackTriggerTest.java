@@ -17,7 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,14 +31,8 @@ class SlackTriggerTest {
 
     @TempDir
     Path dir;
+    @AutoClose
     SlackRig rig;
-
-    @AfterEach
-    void stop() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     private JsonNode post(String body) throws Exception {
         HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

@@ -14,7 +14,7 @@ import dev.switchboard.testkit.slack.SlackMessage;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,14 +30,8 @@ class SlackTurnsTest {
 
     @TempDir
     Path dir;
+    @AutoClose
     SlackRig rig;
-
-    @AfterEach
-    void stop() {
-        if (rig != null) {
-            rig.close();
-        }
-    }
 
     /** Acknowledged: a 200 to the POST in events mode, the envelope's ack in socket mode. */
     private void accepted(Delivery d) {
