@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * <p>That message is the Binding's identity speaking, as every call of the bridge is; the person is named only in the
  * actor metadata. It carries no contextId: a context runs one task at a time (B7) and the thread may have moved on to
  * another turn; the rated turn's contextId and message id are in its {@value #METADATA} metadata instead. Its reply
- * is not shown. It is sent once, best effort: the feedback itself is already stored.
+ * is not shown. It is sent once, best effort: the feedback itself is already stored. A person changing their mind
+ * back and forth sends at most {@link #MAX_SENDS} messages per answer: 👍/👎 cannot be made a way to call the agent.
  */
 public final class AnswerFeedback {
 
@@ -44,12 +45,16 @@ public final class AnswerFeedback {
     public static final String METADATA = "switchboard.dev/feedback";
     static final String SPAN = "bridge feedback";
     static final AttributeKey<String> VALUE = AttributeKey.stringKey("switchboard.feedback.value");
+    static final int MAX_SENDS = 3;
+    private static final int MAX_TRACKED = 10_000;
 
     private final Map<String, BindingRuntime> bindings;
     private final ChatStore store;
     private final A2aAgentClient client;
     private final Tracing tracing;
     private final MeterRegistry meters;
+    /** messages sent per (turn, person), so that toggling cannot call the agent without end; bounded */
+    private final Map<String, Integer> sent = new java.util.concurrent.ConcurrentHashMap<>();
 
     AnswerFeedback(Map<String, BindingRuntime> bindings, ChatStore store, A2aAgentClient client, Tracing tracing,
             MeterRegistry meters) {
@@ -76,6 +81,13 @@ public final class AnswerFeedback {
             span.end();
         }
         if (binding != null && binding.spec().feedbackToAgent()) {
+            if (sent.size() > MAX_TRACKED) {
+                sent.clear();
+            }
+            if (sent.merge(turnMessageId + "\n" + userId, 1, Integer::sum) > MAX_SENDS) {
+                count(thread.binding(), "not_sent");
+                return;
+            }
             send(thread, binding, turnMessageId, userId, value, headers);
         }
     }

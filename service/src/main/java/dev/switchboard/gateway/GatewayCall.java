@@ -174,7 +174,7 @@ final class GatewayCall implements AgentReply {
         String type = head.headers().get(HttpHeaderNames.CONTENT_TYPE);
         boolean sse = head.status().code() == 200 && type != null
                 && type.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
-        if (sse && !fields.isNotification()) {
+        if (sse && !fields.isNotification() && replyFilter == null) {
             relayStream(type);
         } else {
             collect();
@@ -240,7 +240,8 @@ final class GatewayCall implements AgentReply {
         if (status >= 200 && status < 300 || shape != ReplyShape.NOT_JSON_RPC) {
             // the agent answered: relay its bytes and status unchanged (an application error included)
             response.setStatusCode(status);
-            String type = replyHead.headers().get(HttpHeaderNames.CONTENT_TYPE);
+            // a filtered reply (a push config's) is the gateway's JSON, whatever the agent sent, a stream included
+            String type = replyFilter != null ? null : replyHead.headers().get(HttpHeaderNames.CONTENT_TYPE);
             response.putHeader("Content-Type", type != null ? type : "application/json");
             copyReplyHeaders();
             response.end(replyFilter == null ? collected : replyFilter.apply(collected));

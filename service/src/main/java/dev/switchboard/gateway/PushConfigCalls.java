@@ -180,12 +180,12 @@ public final class PushConfigCalls {
                         + " has its maximum of " + MAX_PER_TASK + " push configs; delete one first");
             }
             store.save(kept);
-            return () -> outcome.forward(toAgent, reply -> callersView(reply, kept, v10));
+            return () -> outcome.forward(toAgent, reply -> callersView(reply, kept, v10, request.get("id")));
         });
     }
 
     /** The agent's answer to a create, with the caller's URL, token and credentials in place of the gateway's. */
-    private Buffer callersView(Buffer reply, PushConfig kept, boolean v10) {
+    private Buffer callersView(Buffer reply, PushConfig kept, boolean v10, JsonNode id) {
         try {
             JsonNode answer = JSON.readTree(reply.getBytes());
             if (!answer.path("result").isObject()) {
@@ -196,7 +196,13 @@ public final class PushConfigCalls {
             ((ObjectNode) answer).set("result", shape(kept, v10));
             return Buffer.buffer(answer.toString());
         } catch (IOException e) {
-            return reply;
+            // not a JSON-RPC reply (an event stream, say): nothing of it reaches the caller, the config is forgotten
+            vertx.executeBlocking(() -> store.delete(kept.agentId(), kept.taskId(), kept.configId()), false);
+            ObjectNode refused = reply(id);
+            refused.set("error", NODES.objectNode().put("code", JsonRpcError.INTERNAL_ERROR)
+                    .put("message", "agent error: " + kept.agentId() + " did not answer the push config call with a "
+                            + "JSON-RPC reply"));
+            return Buffer.buffer(refused.toString());
         }
     }
 

@@ -41,6 +41,7 @@ class G14PushThroughGatewayTest {
 
     static Harness h;
     static RawAgent agent;
+    static RawAgent streamer;
     static HttpServer receiver;
     static final List<Delivered> delivered = new CopyOnWriteArrayList<>();
 
@@ -64,7 +65,10 @@ class G14PushThroughGatewayTest {
             }
             exchange.reply(reply.toString());
         });
-        h.backend("pusher", agent.url()).start();
+        // an agent that answers every call with an event stream naming another caller's config and its secret
+        streamer = h.raw(RawAgent.fixed(200, "text/event-stream", "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":"
+                + "{\"configs\":[{\"id\":\"theirs\",\"url\":\"http://gw/a2a/x/push/cb\",\"token\":\"SECRET-OF-ANOTHER\"}]}}\n\n"));
+        h.backend("pusher", agent.url()).backend("streamer", streamer.url()).start();
         receiver = h.vertx.createHttpServer().requestHandler(req -> req.body().onSuccess(b -> {
             delivered.add(new Delivered(b.toString(), req.getHeader("X-A2A-Notification-Token"),
                     req.getHeader("Authorization")));
@@ -228,5 +232,17 @@ class G14PushThroughGatewayTest {
         assertThat(callback(callbackUrl, secret, "{\"small\":1}").status()).isEqualTo(200);
         await().until(() -> !delivered.isEmpty());
         assertThat(delivered).extracting(Delivered::body).containsExactly("{\"small\":1}");
+    }
+
+    @Test
+    void anAgentThatAnswersAPushConfigCallWithAStreamShowsTheCallerNothingOfIt() throws Exception {
+        Reply list = h.http().rpc("streamer", "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":"
+                + "\"ListTaskPushNotificationConfigs\",\"params\":{\"taskId\":\"t-any\"}}", "A2A-Version", "1.0");
+        assertThat(list.header("Content-Type")).startsWith("application/json");
+        assertThat(list.text()).doesNotContain("SECRET-OF-ANOTHER");
+        assertThat(JSON.readTree(list.text()).path("result").path("configs")).isEmpty();
+        Reply create = h.http().rpc("streamer", set("1.0", "t-any", hook(), "tok"), "A2A-Version", "1.0");
+        assertThat(create.text()).doesNotContain("SECRET-OF-ANOTHER");
+        assertThat(JSON.readTree(create.text()).path("error").path("message").asText()).contains("JSON-RPC reply");
     }
 }

@@ -80,6 +80,7 @@ final class NativeSteps {
             if (sp == null) {
                 store.posting(key, 0, channel, threadTs);
             }
+            NativeStream.requireRecipient(channel, recipient);
             store.shown(key, 0, null, NativeStream.STARTING);
             String ts;
             try {

@@ -89,6 +89,17 @@ final class NativeStream {
                 sp.shownUpdate());
     }
 
+    /**
+     * A stream in a channel is started only for a known person: a part that comes here without one (its app not
+     * identified yet after a restart) waits, as after a passing failure, rather than have Slack refuse the stream.
+     */
+    static void requireRecipient(String channel, Recipient recipient) throws SlackApi.Failure {
+        if (!canStream(channel, recipient)) {
+            throw new SlackApi.Failure("chat.startStream", null, null, "no recipient known yet for a stream in "
+                    + channel);
+        }
+    }
+
     /** Whether the part is (or was) a stream: it is then always shown through this class. */
     static boolean streamed(SlackStore.ShownPart sp) {
         return open(sp) || sp != null && sp.ts() != null && sp.shownText() != null && sp.shownText().startsWith(STOPPED);
@@ -115,6 +126,7 @@ final class NativeStream {
             if (sp == null) {
                 store.posting(postId, 0, channel, threadTs);
             }
+            requireRecipient(channel, recipient);
             store.shown(postId, 0, null, STARTING);
             String ts;
             try {

@@ -224,18 +224,26 @@ final class SlackApi {
      * A stream a crash (or a lost answer) left unrecorded: chat.startStream carries no metadata, so it is found as our
      * bot's message in the thread that has none (a stopped stream and every posted message have it), that the store
      * knows for no part ({@code known}), and whose text so far begins {@code text} (an empty text for a stream of task
-     * chunks). Empty when there is none, or before {@code auth.test} said who the bot is.
+     * chunks); the newest such. Empty when there is none. Before {@code auth.test} has said who the bot is, nothing
+     * can be told apart: a passing failure, so the part is tried again shortly (after a restart the posts may be
+     * shown before the app has identified itself).
      */
     Optional<Unrecorded> findUnrecordedStream(String channel, String threadTs, java.util.Set<String> known, String text)
             throws Failure {
         Identity me = identity;
         if (me == null) {
-            return Optional.empty();
+            throw new Failure("conversations.replies", null, null, "the bot's identity is not known yet (auth.test)");
         }
-        return findReply(channel, threadTs, m -> me.botUserId().equals(m.getUser()) && m.getMetadata() == null
-                && !known.contains(m.getTs()) && !threadTs.equals(m.getTs())
-                && (text.isEmpty() ? blank(m.getText()) : !blank(m.getText()) && text.startsWith(m.getText())))
-                .map(m -> new Unrecorded(m.getTs(), m.getText() == null ? "" : m.getText()));
+        Message[] newest = {null};
+        findReply(channel, threadTs, m -> {
+            if (me.botUserId().equals(m.getUser()) && m.getMetadata() == null && !known.contains(m.getTs())
+                    && !threadTs.equals(m.getTs())
+                    && (text.isEmpty() ? blank(m.getText()) : !blank(m.getText()) && text.startsWith(m.getText()))) {
+                newest[0] = m; // replies come oldest first: the last match is the newest
+            }
+            return false;
+        });
+        return Optional.ofNullable(newest[0]).map(m -> new Unrecorded(m.getTs(), m.getText() == null ? "" : m.getText()));
     }
 
     /** The first message of the thread that {@code which} accepts (read a page of 200 at a time, a few pages at most). */

@@ -63,9 +63,11 @@ final class SlackFeedback {
 
     /**
      * A click on a feedback button by {@code userId} in thread {@code threadId}: recorded when its value names an
-     * answer of that thread; anything else (a forged value, another thread's answer) is ignored. Blocks.
+     * answer of that thread and the person may talk to its agent ({@code mayAct}, by the thread's Binding: its
+     * {@code allowedUsers}); anything else (a forged value, another thread's answer, someone not allowed) is ignored.
+     * Blocks.
      */
-    void clicked(String threadId, String userId, String value) {
+    void clicked(String threadId, String userId, String value, java.util.function.Predicate<String> mayAct) {
         int colon = value == null ? -1 : value.indexOf(':');
         if (colon <= 0 || value.length() > 200) {
             return;
@@ -82,6 +84,10 @@ final class SlackFeedback {
             return;
         }
         String binding = thread.get().binding();
+        if (!mayAct.test(binding)) {
+            LOG.debug("slack: feedback on {} by {}, who may not talk to binding {}'s agent: ignored", postId, userId, binding);
+            return;
+        }
         int changed = chats.write(c -> chats.update(c, "INSERT INTO slack_feedback (post_id, user_id, turn_message_id, "
                 + "binding, value, given_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (post_id, user_id) DO UPDATE SET "
                 + "value = excluded.value, given_at = excluded.given_at WHERE slack_feedback.value <> excluded.value",

@@ -258,7 +258,8 @@ final class SlackIntake {
                 String threadId = SlackThreads.threadId(channelId, threadTs);
                 if (SlackFeedback.ACTION.equals(actionId)) {
                     if (feedback != null) {
-                        feedback.clicked(threadId, userId, text(action, "value"));
+                        feedback.clicked(threadId, userId, text(action, "value"),
+                                binding -> approvers.mayStart(binding, userId).allowed());
                     }
                     return;
                 }

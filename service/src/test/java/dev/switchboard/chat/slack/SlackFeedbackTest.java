@@ -15,6 +15,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,6 +58,32 @@ class SlackFeedbackTest {
                 buttons.getString("action_id"), value);
         payload.getJsonArray("actions").getJsonObject(0).put("type", "feedback_buttons");
         return payload;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"events", "socket"})
+    void feedbackCannotBeMadeAWayToCallTheAgent(String mode) throws Exception {
+        rig = SlackRig.echo(dir, mode, "allowedUsers: [" + SlackRig.ADA + "]\nfeedback: {sendToAgent: true}");
+        SlackRig.Sent m = rig.mention(SlackRig.ADA, "how is the cluster?", null);
+        SlackMessage answer = await().until(() -> rig.botReplies(m.ts()).stream()
+                .filter(r -> feedbackButtons(r) != null).findFirst().orElse(null), r -> r != null);
+        JsonObject buttons = feedbackButtons(answer);
+        String good = buttons.getJsonObject("positive_button").getString("value");
+        String bad = buttons.getJsonObject("negative_button").getString("value");
+        // someone who may not talk to the agent: not recorded, not sent
+        rig.deliverInteraction(click(answer, m.ts(), SlackRig.GRACE, buttons, bad));
+        // Ada changes her mind five times: recorded each time, sent at most three times
+        for (String v : List.of(good, bad, good, bad, good)) {
+            rig.deliverInteraction(click(answer, m.ts(), SlackRig.ADA, buttons, v));
+        }
+        await().until(() -> sent("not_sent") == 2.0);
+        await().until(() -> sent("sent") == 3.0);
+        assertThat(counted("good")).isEqualTo(3.0);
+        assertThat(counted("bad")).as("Ada's two, not Grace's").isEqualTo(2.0);
+        assertThat(rig.agent.recorder().rpcRequests().stream().filter(r -> r.metadata() != null
+                && r.metadata().has(AnswerFeedback.METADATA))).hasSize(3)
+                .allSatisfy(r -> assertThat(r.metadata().get("agentkourier.dev/actor").get("id").asText())
+                        .isEqualTo(SlackRig.ADA));
     }
 
     private double counted(String value) throws Exception {
