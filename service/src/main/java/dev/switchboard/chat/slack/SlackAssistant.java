@@ -34,6 +34,7 @@ final class SlackAssistant {
         this.api = api;
         this.byChannel = byChannel;
         this.skillsOf = skillsOf;
+        offering.allowCoreThreadTimeOut(true);
     }
 
     static boolean handles(JsonObject event) {
@@ -41,8 +42,23 @@ final class SlackAssistant {
         return "assistant_thread_started".equals(type) || "assistant_thread_context_changed".equals(type);
     }
 
-    /** An assistant thread opened (or its context changed: the prompts are offered again). Blocks. */
+    /**
+     * Offers work that may wait on the agent's card (up to {@link dev.switchboard.bridge.AgentSkills}'s wait) off the
+     * app's event thread, which handles every other event: one thread, a short queue; beyond it, no prompts.
+     */
+    private final java.util.concurrent.ThreadPoolExecutor offering = new java.util.concurrent.ThreadPoolExecutor(1, 1,
+            30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.ArrayBlockingQueue<>(64), r -> {
+                Thread t = new Thread(r, "slack-prompts");
+                t.setDaemon(true);
+                return t;
+            }, new java.util.concurrent.ThreadPoolExecutor.DiscardPolicy());
+
+    /** An assistant thread opened (or its context changed: the prompts are offered again), offered on its own thread. */
     void threadEvent(JsonObject event) {
+        offering.execute(() -> offer(event));
+    }
+
+    private void offer(JsonObject event) {
         JsonObject thread = event.getValue("assistant_thread") instanceof JsonObject o ? o : null;
         String channel = thread == null ? null : thread.getValue("channel_id") instanceof String s ? s : null;
         String threadTs = thread == null ? null : thread.getValue("thread_ts") instanceof String s ? s : null;

@@ -28,6 +28,8 @@ final class ThinkingStatus {
     private final SlackApi api;
     /** turns whose thread shows a status now, and which */
     private final Map<String, String> shown = new LinkedHashMap<>();
+    /** the tools each such turn is calling now (call id → name): with calls in parallel, the status names the last */
+    private final Map<String, Map<String, String>> calling = new LinkedHashMap<>();
     /** threads given their title (from their first turn), so that the history lists them by it */
     private final Set<String> titled = new LinkedHashSet<>();
 
@@ -72,6 +74,7 @@ final class ThinkingStatus {
             }
         } else {
             shown.remove(turn);
+            calling.remove(turn);
         }
         set(thread, threadTs, running ? THINKING : "");
     }
@@ -90,9 +93,19 @@ final class ThinkingStatus {
             return;
         }
         String name = d.getValue("name") instanceof String s ? s.strip() : "";
-        String status = "call".equals(d.getValue("kind")) && !name.isEmpty()
-                ? "is using " + (name.length() > MAX_TOOL_NAME ? name.substring(0, MAX_TOOL_NAME - 1) + "…" : name) + "…"
-                : THINKING;
+        String id = d.getValue("id") instanceof String s ? s : step.id();
+        Map<String, String> open = calling.computeIfAbsent(turn, t -> new LinkedHashMap<>());
+        if (calling.size() > MAX_TRACKED) {
+            calling.remove(calling.keySet().iterator().next());
+        }
+        if ("call".equals(d.getValue("kind")) && !name.isEmpty()) {
+            open.put(id, name);
+        } else {
+            open.remove(id);
+        }
+        String last = open.isEmpty() ? null : open.values().stream().reduce((a, b) -> b).orElseThrow();
+        String status = last == null ? THINKING
+                : "is using " + (last.length() > MAX_TOOL_NAME ? last.substring(0, MAX_TOOL_NAME - 1) + "…" : last) + "…";
         if (!status.equals(now)) {
             shown.put(turn, status);
             set(thread, SlackThreads.threadTs(thread.threadId()), status);
